@@ -1,0 +1,277 @@
+#include "backends/jobset/jobset_backend.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/k8s/jobset.h"
+#include "backends/k8s/pod_yaml.h"
+#include "compiler/ir/graph_to_ir.h"
+
+namespace flowc::backends::jobset {
+namespace {
+
+using diag::Code;
+
+// The most `dependsOn` entries one replicated Job may have (the JobSet CRD's
+// maxItems).
+constexpr size_t kMaxDependsOn = 5;
+
+// Failure-policy rule for the steps without @retry (its name must match the
+// webhook's ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$).
+constexpr const char* kNoRetryRule = "stepsWithoutRetry";
+
+// A param's default as the string a command sees: a string default without
+// its JSON quotes, anything else as the flow wrote it (3, 0.5, true, ["a"]).
+std::string DefaultText(const ir::Param& param) {
+  const std::string& json = *param.default_json;
+  nlohmann::json value = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (value.is_string()) return value.get<std::string>();
+  return json;
+}
+
+// A JobSet has no run-time parameters: `{{param}}` becomes the param's
+// default, `{{run_id}}` the JobSet's name (unique among the namespace's live
+// JobSets). Literal text needs no escaping, as nothing templates a JobSet.
+class JobSetStrings final : public k8s::StringPolicy {
+ public:
+  JobSetStrings(const ir::Flow& flow, std::string run_id) : run_id_(std::move(run_id)) {
+    // Kubelet expands `$(VAR)` in a command; the IR doubled every `$` of the
+    // flow's own text, and a value spliced in here must reach the container
+    // as written too.
+    for (const ir::Param& param : flow.params) {
+      if (param.default_json) {
+        defaults_.emplace_back(param.name, ir::EscapeDollars(DefaultText(param)));
+      }
+    }
+  }
+
+  std::string Text(const ir::Text& text) const override {
+    std::string out;
+    for (const graph::Segment& segment : text.segments) {
+      switch (segment.kind) {
+        case graph::Segment::Kind::kLiteral: out += segment.text; break;
+        case graph::Segment::Kind::kRunId: out += run_id_; break;
+        case graph::Segment::Kind::kParam: out += Default(segment.text); break;
+        // Unreachable: a flow with a foreach never gets here (CheckCapabilities).
+        case graph::Segment::Kind::kItem: out += "{{item}}"; break;
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::string Default(const std::string& name) const {
+    for (const auto& [param, value] : defaults_) {
+      if (param == name) return value;
+    }
+    return "{{" + name + "}}";  // unreachable: Emit rejects params without a default
+  }
+
+  std::string run_id_;
+  std::vector<std::pair<std::string, std::string>> defaults_;
+};
+
+// Every diagnostic of the flow shapes one JobSet cannot hold. Reports them
+// all and returns false if it reported any.
+class Checker {
+ public:
+  Checker(const ir::Flow& flow, diag::Reporter& report) : flow_(flow), report_(report) {}
+
+  bool Run() {
+    CheckNamespace();
+    for (const ir::Step& step : flow_.steps) {
+      CheckParams(step);
+      ok_ &= k8s::CheckJobSetNames(flow_.k8s_name.size(), step, report_);
+      CheckDependencies(step);
+    }
+    CheckRetries();
+    return ok_;
+  }
+
+ private:
+  // One JobSet lives in one namespace.
+  void CheckNamespace() {
+    const ir::Step& first = flow_.steps.front();
+    for (const ir::Step& step : flow_.steps) {
+      if (step.pod.namespace_ == first.pod.namespace_) continue;
+      ok_ = false;
+      report_(Code::kUnsupportedByTarget, step.range,
+              fmt::format("step '{}' runs in {} but step '{}' in {}; target 'jobset' puts the "
+                          "whole flow in one namespace",
+                          step.name, Describe(step.pod.namespace_), first.name,
+                          Describe(first.pod.namespace_)))
+          .SetHelp("set the namespace once, with @kubernetes(namespace=...) on the flow");
+    }
+  }
+
+  static std::string Describe(const std::string& ns) {
+    return ns.empty() ? std::string("the default namespace") : fmt::format("namespace '{}'", ns);
+  }
+
+  // Params are fixed at compile time: each reference needs a default.
+  void CheckParams(const ir::Step& step) {
+    std::set<std::string> reported;
+    for (const ir::Text& arg : step.pod.command) {
+      for (const graph::Segment& segment : arg.segments) {
+        if (segment.kind != graph::Segment::Kind::kParam) continue;
+        const ir::Param* param = FindParam(segment.text);
+        if (param == nullptr || param->default_json || !reported.insert(segment.text).second) {
+          continue;
+        }
+        ok_ = false;
+        report_(Code::kUnsupportedByTarget, step.range,
+                fmt::format("step '{}' uses param '{}', which has no default; target 'jobset' has "
+                            "no run-time parameters and substitutes defaults at compile time",
+                            step.name, param->name))
+            .AddNote(param->range, fmt::format("'{}' is declared here", param->name))
+            .SetHelp(fmt::format("give '{}' a default, or compile with --target argo",
+                                 param->name));
+      }
+    }
+  }
+
+  const ir::Param* FindParam(const std::string& name) const {
+    for (const ir::Param& param : flow_.params) {
+      if (param.name == name) return &param;
+    }
+    return nullptr;
+  }
+
+  void CheckDependencies(const ir::Step& step) {
+    if (step.predecessors.size() <= kMaxDependsOn) return;
+    ok_ = false;
+    report_(Code::kTooManyDependencies, step.range,
+            fmt::format("step '{}' joins {} steps; a JobSet job can depend on at most {}",
+                        step.name, step.predecessors.size(), kMaxDependsOn))
+        .SetHelp(fmt::format(
+            "join the branches in stages of at most {}, or compile with --target argo",
+            kMaxDependsOn));
+  }
+
+  // A JobSet restarts as a whole and has one restart budget
+  // (failurePolicy.maxRestarts), so every retried step must ask for the same
+  // number of retries; steps without @retry fail the JobSet (a rule).
+  void CheckRetries() {
+    const ir::Step* most = nullptr;
+    for (const ir::Step& step : flow_.steps) {
+      if (step.retry && step.retry->times > 0 && (!most || step.retry->times > most->retry->times)) {
+        most = &step;
+      }
+    }
+    if (most == nullptr) return;
+    for (const ir::Step& step : flow_.steps) {
+      if (!step.retry || step.retry->times == 0 || step.retry->times == most->retry->times) {
+        continue;
+      }
+      ok_ = false;
+      report_(Code::kUnsupportedByTarget, step.range,
+              fmt::format("step '{}' retries {} times but step '{}' {} times; target 'jobset' has "
+                          "one restart budget for the whole flow",
+                          step.name, step.retry->times, most->name, most->retry->times))
+          .AddNote("a failed step restarts the whole JobSet (failurePolicy.maxRestarts)")
+          .SetHelp("give every retried step the same @retry(times=...), or compile with "
+                   "--target argo");
+    }
+  }
+
+  const ir::Flow& flow_;
+  diag::Reporter& report_;
+  bool ok_ = true;
+};
+
+void EmitFlowJobSet(YAML::Emitter& out, const ir::Flow& flow, const k8s::StringPolicy& strings) {
+  const ir::Step& end = flow.steps.back();
+  int64_t max_restarts = 0;
+  std::vector<std::string> without_retry;
+  for (const ir::Step& step : flow.steps) {
+    if (step.retry && step.retry->times > 0) {
+      max_restarts = std::max(max_restarts, step.retry->times);
+    } else {
+      without_retry.push_back(step.k8s_name);
+    }
+  }
+
+  out << YAML::BeginMap;
+  out << YAML::Key << "apiVersion" << YAML::Value << k8s::kJobSetApiVersion;
+  out << YAML::Key << "kind" << YAML::Value << "JobSet";
+  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value;
+  k8s::EmitString(out, flow.k8s_name);
+  if (!end.pod.namespace_.empty()) {  // every step agrees (Checker)
+    out << YAML::Key << "namespace" << YAML::Value;
+    k8s::EmitString(out, strings.Literal(end.pod.namespace_));
+  }
+  out << YAML::EndMap;
+
+  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  k8s::EmitJobSetNetwork(out);
+  // The flow succeeds when `end` does; every other job has finished by then.
+  out << YAML::Key << "successPolicy" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "operator" << YAML::Value << "All";
+  out << YAML::Key << "targetReplicatedJobs" << YAML::Value << YAML::BeginSeq;
+  k8s::EmitString(out, end.k8s_name);
+  out << YAML::EndSeq << YAML::EndMap;
+  if (max_restarts > 0) {
+    out << YAML::Key << "failurePolicy" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "maxRestarts" << YAML::Value << max_restarts;
+    if (!without_retry.empty()) {
+      out << YAML::Key << "rules" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+      out << YAML::Key << "name" << YAML::Value << kNoRetryRule;
+      out << YAML::Key << "action" << YAML::Value << "FailJobSet";
+      out << YAML::Key << "targetReplicatedJobs" << YAML::Value << YAML::BeginSeq;
+      for (const std::string& name : without_retry) k8s::EmitString(out, name);
+      out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+  }
+
+  out << YAML::Key << "replicatedJobs" << YAML::Value << YAML::BeginSeq;
+  for (const ir::Step& step : flow.steps) {
+    std::vector<std::string> depends_on;
+    for (size_t predecessor : step.predecessors) {
+      depends_on.push_back(flow.steps[predecessor].k8s_name);
+    }
+    k8s::EmitReplicatedJob(out, step, depends_on, strings);
+  }
+  out << YAML::EndSeq;
+  out << YAML::EndMap;  // spec
+  out << YAML::EndMap;
+}
+
+class JobSetTarget final : public Backend {
+ public:
+  std::string_view name() const override { return "jobset"; }
+  std::string_view extension() const override { return ".yaml"; }
+  // No foreach: a JobSet's jobs are fixed when it is created. No schedule:
+  // a JobSet runs once. Params are substituted by their defaults.
+  unsigned capabilities() const override { return kParallel | kParams; }
+
+  bool Emit(const ir::Flow& flow, const EmitOptions& /*options*/, OutputSink& out,
+            diag::Reporter& report) const override {
+    if (flow.steps.empty()) return false;
+    if (!Checker(flow, report).Run()) return false;
+    JobSetStrings strings(flow, flow.k8s_name);
+    YAML::Emitter yaml;
+    EmitFlowJobSet(yaml, flow, strings);
+    out.Write(yaml.c_str());
+    out.Write("\n");
+    return true;
+  }
+};
+
+}  // namespace
+
+const Backend& JobSetBackend() {
+  static const JobSetTarget backend;
+  return backend;
+}
+
+}  // namespace flowc::backends::jobset

@@ -1,0 +1,121 @@
+#include "backends/k8s/jobset.h"
+
+#include <fmt/format.h>
+
+namespace flowc::backends::k8s {
+namespace {
+
+// Kubernetes object names that are also DNS labels (Jobs, pods, the
+// JobSet's headless Service) are at most 63 characters (RFC 1035).
+constexpr size_t kMaxNameLength = 63;
+// Stand-in for the 5 random characters (and their dash) that the Job
+// controller appends to a pod's name; the JobSet webhook uses "-abcde".
+constexpr std::string_view kPodNameSuffix = "-abcde";
+
+int64_t PodCount(const ir::Step& step) { return step.parallel ? step.parallel->nodes : 1; }
+
+size_t DecimalDigits(int64_t n) { return fmt::formatted_size("{}", n); }
+
+}  // namespace
+
+void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
+                       const std::vector<std::string>& depends_on, const StringPolicy& strings) {
+  const int64_t pods = PodCount(step);
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value;
+  EmitString(out, step.k8s_name);
+  // One Job per step: the step's N nodes are the N indexes of that Job, so
+  // FLOWC_NODE_INDEX is the completion index and node 0 has a stable name.
+  out << YAML::Key << "replicas" << YAML::Value << 1;
+  if (!depends_on.empty()) {
+    out << YAML::Key << "dependsOn" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& name : depends_on) {
+      out << YAML::BeginMap;
+      out << YAML::Key << "name" << YAML::Value;
+      EmitString(out, name);
+      out << YAML::Key << "status" << YAML::Value << "Complete";
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "completionMode" << YAML::Value << "Indexed";
+  // completions is always written: without it the JobSet webhook skips its
+  // pod-name length check.
+  out << YAML::Key << "parallelism" << YAML::Value << pods;
+  out << YAML::Key << "completions" << YAML::Value << pods;
+  // A failed pod fails the Job at once; @retry restarts the JobSet instead
+  // (failurePolicy), so a retry always means the whole gang again.
+  out << YAML::Key << "backoffLimit" << YAML::Value << 0;
+  if (step.timeout_seconds) {
+    out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << *step.timeout_seconds;
+  }
+  out << YAML::Key << "template" << YAML::Value;
+  EmitPodTemplate(out, step.pod, strings);
+  out << YAML::EndMap;  // spec
+  out << YAML::EndMap;  // template
+  out << YAML::EndMap;
+}
+
+void EmitStepJobSet(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::Step& step,
+                    std::string_view jobset_name, const StringPolicy& strings) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "apiVersion" << YAML::Value << kJobSetApiVersion;
+  out << YAML::Key << "kind" << YAML::Value << "JobSet";
+  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value;
+  EmitString(out, jobset_name);
+  if (!step.pod.namespace_.empty()) {
+    out << YAML::Key << "namespace" << YAML::Value;
+    EmitString(out, strings.Literal(step.pod.namespace_));
+  }
+  out << YAML::EndMap;
+  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  EmitJobSetNetwork(out);
+  if (step.retry && step.retry->times > 0) {
+    out << YAML::Key << "failurePolicy" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "maxRestarts" << YAML::Value << step.retry->times;
+    out << YAML::EndMap;
+  }
+  out << YAML::Key << "replicatedJobs" << YAML::Value << YAML::BeginSeq;
+  EmitReplicatedJob(out, step, {}, strings);
+  out << YAML::EndSeq;
+  out << YAML::EndMap;  // spec
+  out << YAML::EndMap;
+}
+
+void EmitJobSetNetwork(YAML::Emitter& out) {
+  // DNS hostnames give node 0 the stable name FLOWC_MAIN_ADDR spells out,
+  // `<jobset>-<step>-0-0.<subdomain>`. The subdomain is left to its default,
+  // the JobSet's own name, which the IR's FLOWC_MAIN_ADDR relies on.
+  out << YAML::Key << "network" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "enableDNSHostnames" << YAML::Value << true;
+  out << YAML::EndMap;
+}
+
+size_t JobSetPodNameLength(size_t jobset_name_length, const ir::Step& step) {
+  // `<jobset>-<rjob>-<job index>-<pod index>-<5 random>`; one Job per step,
+  // so the job index is 0 and the longest pod index is N-1.
+  return jobset_name_length + 1 + step.k8s_name.size() + 1 + DecimalDigits(0) + 1 +
+         DecimalDigits(PodCount(step) - 1) + kPodNameSuffix.size();
+}
+
+bool CheckJobSetNames(size_t jobset_name_length, const ir::Step& step, diag::Reporter& report) {
+  // The pod name extends the Job name (`<jobset>-<rjob>-0`), so checking the
+  // pod name checks both.
+  const size_t length = JobSetPodNameLength(jobset_name_length, step);
+  if (length <= kMaxNameLength) return true;
+  report(diag::Code::kNameTooLong, step.range,
+         fmt::format("the pods of step '{}' would have {}-character names in a JobSet; "
+                     "Kubernetes allows at most {}",
+                     step.name, length, kMaxNameLength))
+      .AddNote(
+          "a JobSet names each pod '<jobset>-<step>-0-<pod index>-<5 random characters>', and "
+          "the JobSet's name is also the DNS subdomain every pod is reached by")
+      .SetHelp(fmt::format("shorten the flow name or the step name by at least {} characters",
+                           length - kMaxNameLength));
+  return false;
+}
+
+}  // namespace flowc::backends::k8s

@@ -1,0 +1,59 @@
+// The one Kubernetes pod renderer: ir::Pod -> YAML, for every YAML target.
+//
+// Nothing else in flowc writes a container, a toleration, a resource, an env
+// entry or a volume: Argo templates, JobSet pod templates and the JobSet that
+// Argo and Airflow create all come through here, so one step's pod reads the
+// same on every target. Field names are the Kubernetes API's (camelCase).
+//
+// Strings go through a StringPolicy so that each target can translate
+// `{{refs}}` in commands and escape its own templating in every other user
+// string (Argo reads `{{` in a whole template; Jinja reads it in a JobSet
+// that Airflow creates).
+#ifndef FLOWC_BACKENDS_K8S_POD_YAML_H_
+#define FLOWC_BACKENDS_K8S_POD_YAML_H_
+
+#include <string>
+#include <string_view>
+
+#include <yaml-cpp/yaml.h>
+
+#include "compiler/ir/ir.h"
+
+namespace flowc::backends::k8s {
+
+class StringPolicy {
+ public:
+  virtual ~StringPolicy() = default;
+  // A command argument, with its references translated.
+  virtual std::string Text(const ir::Text& text) const = 0;
+  // Any other user string, escaped so the target's templating leaves it be.
+  virtual std::string Literal(std::string_view text) const { return std::string(text); }
+};
+
+// Emits `value` as a YAML string scalar, double-quoted whenever a YAML 1.1 or
+// 1.2 reader would otherwise take it for another type ("yes", "1.0", "null",
+// "0755", "~", "") so that it reads back as the same string.
+void EmitString(YAML::Emitter& out, std::string_view value);
+
+// Pod-level parts, each emitted as key/value pairs into a map the caller has
+// opened. Every function emits nothing for a field the pod leaves unset.
+//
+// metadata: labels, annotations (namespace is the object's, not the pod's).
+void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+// The container map (`name: main`, image, command, env, envFrom, resources,
+// volumeMounts, imagePullPolicy, securityContext, ports), as one YAML map.
+void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+// serviceAccountName, nodeSelector, tolerations, volumes, imagePullSecrets.
+void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+// Each of the above pieces alone, for targets (Argo) that place them apart.
+void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitNodeSelector(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+
+// A whole PodTemplateSpec (metadata + spec with restartPolicy Never).
+void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+
+}  // namespace flowc::backends::k8s
+
+#endif  // FLOWC_BACKENDS_K8S_POD_YAML_H_

@@ -1,0 +1,270 @@
+#include "compiler/driver/driver.h"
+
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "backends/registry.h"
+#include "compiler/driver/files.h"
+#include "compiler/driver/graph_view.h"
+#include "compiler/graph/graph.h"
+#include "compiler/ir/graph_to_ir.h"
+#include "compiler/ir/ir_json.h"
+#include "compiler/parse/parse.h"
+
+#ifndef FLOWC_VERSION
+#define FLOWC_VERSION "dev"
+#endif
+
+namespace flowc::driver {
+
+std::optional<ir::Flow> Analyze(const diag::SourceFile& file, diag::Diagnostics& diagnostics) {
+  std::optional<ast::Flow> ast = parse::Parse(file, diagnostics);
+  if (!ast) return std::nullopt;
+  diag::Reporter report(diagnostics, file);
+  std::optional<graph::Flow> graph = graph::BuildGraph(*ast, report);
+  if (!graph) return std::nullopt;
+  return ir::LowerToIr(*graph, file.path());
+}
+
+std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
+                                  diag::Reporter& report) {
+  if (target == "ir") return ir::FlowToJsonText(flow);
+  const backends::Backend* backend = backends::FindBackend(target);
+  if (backend == nullptr) return std::nullopt;  // the command line checked the name
+  if (!backends::CheckCapabilities(flow, *backend, report)) return std::nullopt;
+  backends::StringSink sink;
+  size_t errors = report.diagnostics().error_count();
+  if (!backend->Emit(flow, backends::EmitOptions{}, sink, report)) return std::nullopt;
+  if (report.diagnostics().error_count() > errors) return std::nullopt;
+  return sink.text();
+}
+
+std::optional<std::string> Compile(const diag::SourceFile& file, std::string_view target,
+                                   diag::Diagnostics& diagnostics) {
+  std::optional<ir::Flow> flow = Analyze(file, diagnostics);
+  if (!flow) return std::nullopt;
+  diag::Reporter report(diagnostics, file);
+  return Render(*flow, target, report);
+}
+
+namespace {
+
+struct Options {
+  std::vector<std::string> inputs;
+  std::string target;
+  std::string output;
+  bool check = false;
+  std::string format = "dot";
+  std::string diagnostics_format = "text";
+  bool werror = false;
+};
+
+std::vector<std::string> TargetNames() {
+  std::vector<std::string> names = {"ir"};
+  for (const backends::Backend* b : backends::AllBackends()) names.emplace_back(b->name());
+  return names;
+}
+
+std::string_view Extension(std::string_view target) {
+  if (target == "ir") return ".json";
+  return backends::FindBackend(target)->extension();
+}
+
+// Renders every diagnostic once, in the chosen format, on stderr.
+class DiagnosticPrinter {
+ public:
+  explicit DiagnosticPrinter(const Options& options) : options_(options) {}
+
+  // Prints (text) or collects (json, sarif) the diagnostics of one file.
+  void Add(diag::Diagnostics& diagnostics) {
+    if (options_.werror) diagnostics.PromoteWarnings();
+    if (options_.diagnostics_format == "text") {
+      std::cerr << diag::RenderText(diagnostics.all());
+    } else {
+      all_.insert(all_.end(), diagnostics.all().begin(), diagnostics.all().end());
+    }
+  }
+
+  // The json and sarif formats print one document for the whole run.
+  void Finish() {
+    if (options_.diagnostics_format == "json") {
+      std::cerr << diag::RenderJson(all_).dump(2) << "\n";
+    } else if (options_.diagnostics_format == "sarif") {
+      std::cerr << diag::RenderSarif(all_, FLOWC_VERSION).dump(2) << "\n";
+    }
+  }
+
+ private:
+  const Options& options_;
+  std::vector<diag::Diagnostic> all_;
+};
+
+// Keeps every SourceFile alive until its diagnostics are printed.
+struct Input {
+  std::unique_ptr<diag::SourceFile> file;
+  diag::Diagnostics diagnostics;
+};
+
+int IoError(const std::string& message) {
+  std::cerr << "flowc: error: " << message << "\n";
+  return kExitIo;
+}
+
+std::unique_ptr<Input> Load(const std::string& path, int* status) {
+  std::string error;
+  std::optional<std::string> text = ReadInput(path, &error);
+  if (!text) {
+    *status = std::max(*status, IoError(error));
+    return nullptr;
+  }
+  auto input = std::make_unique<Input>();
+  input->file = std::make_unique<diag::SourceFile>(path == "-" ? "<stdin>" : path, std::move(*text));
+  return input;
+}
+
+std::string OutputPathFor(const Options& options, const ir::Flow& flow, bool many) {
+  if (options.output.empty() || options.output == "-") return "-";
+  if (many || IsDirectory(options.output) || options.output.back() == '/') {
+    std::string dir = options.output;
+    if (dir.back() != '/') dir += '/';
+    return dir + flow.name + std::string(Extension(options.target));
+  }
+  return options.output;
+}
+
+int RunCompile(const Options& options) {
+  bool many = options.inputs.size() > 1;
+  if (many && (options.output.empty() || options.output == "-")) {
+    std::cerr << "flowc: error: several inputs need -o DIR, one output file per flow\n";
+    return kExitUsage;
+  }
+  if (many && !IsDirectory(options.output)) {
+    std::cerr << fmt::format("flowc: error: -o '{}' is not a directory\n", options.output);
+    return kExitUsage;
+  }
+  if (options.check && (options.output.empty() || options.output == "-")) {
+    std::cerr << "flowc: error: --check compares with a file: give -o PATH\n";
+    return kExitUsage;
+  }
+  DiagnosticPrinter printer(options);
+  int status = kExitOk;
+  for (const std::string& path : options.inputs) {
+    std::unique_ptr<Input> input = Load(path, &status);
+    if (!input) continue;
+    std::optional<ir::Flow> flow = Analyze(*input->file, input->diagnostics);
+    std::optional<std::string> text;
+    if (flow) {
+      diag::Reporter report(input->diagnostics, *input->file);
+      text = Render(*flow, options.target, report);
+    }
+    printer.Add(input->diagnostics);
+    if (input->diagnostics.HasErrors() || !text) {
+      status = std::max<int>(status, kExitDiagnostics);
+      continue;
+    }
+    std::string out = OutputPathFor(options, *flow, many);
+    if (out == "-") {
+      std::cout << *text;
+      continue;
+    }
+    if (options.check) {
+      std::string error;
+      std::optional<std::string> existing = ReadInput(out, &error);
+      std::string diff = UnifiedDiff(existing.value_or(""), *text, existing ? out : "/dev/null",
+                                     fmt::format("{} (flowc compile --target {})", out, options.target));
+      if (!diff.empty()) {
+        std::cout << diff;
+        status = std::max<int>(status, kExitDiagnostics);
+      }
+      continue;
+    }
+    std::string error;
+    if (!WriteAtomically(out, *text, &error)) status = std::max(status, IoError(error));
+  }
+  printer.Finish();
+  return status;
+}
+
+int RunCheck(const Options& options) {
+  DiagnosticPrinter printer(options);
+  int status = kExitOk;
+  for (const std::string& path : options.inputs) {
+    std::unique_ptr<Input> input = Load(path, &status);
+    if (!input) continue;
+    Analyze(*input->file, input->diagnostics);
+    printer.Add(input->diagnostics);
+    if (input->diagnostics.HasErrors()) status = std::max<int>(status, kExitDiagnostics);
+  }
+  printer.Finish();
+  return status;
+}
+
+int RunGraph(const Options& options) {
+  DiagnosticPrinter printer(options);
+  int status = kExitOk;
+  std::unique_ptr<Input> input = Load(options.inputs[0], &status);
+  if (!input) return status;
+  std::optional<ir::Flow> flow = Analyze(*input->file, input->diagnostics);
+  printer.Add(input->diagnostics);
+  printer.Finish();
+  if (!flow || input->diagnostics.HasErrors()) return kExitDiagnostics;
+  std::cout << (options.format == "mermaid" ? GraphToMermaid(*flow) : GraphToDot(*flow));
+  return kExitOk;
+}
+
+}  // namespace
+
+int Run(int argc, char** argv) {
+  CLI::App app{"flowc: compiles .flow files to Argo Workflows, Airflow DAGs and Kubernetes JobSets",
+               "flowc"};
+  app.set_version_flag("--version", std::string("flowc ") + FLOWC_VERSION);
+  app.require_subcommand(1);
+  Options options;
+  auto add_diagnostic_flags = [&](CLI::App* command) {
+    command->add_option("--diagnostics-format", options.diagnostics_format,
+                        "How diagnostics are printed on stderr")
+        ->check(CLI::IsMember({"text", "json", "sarif"}))
+        ->default_str("text");
+    command->add_flag("--werror", options.werror, "Treat warnings as errors");
+  };
+
+  CLI::App* compile = app.add_subcommand("compile", "Compile flows for a target");
+  compile->add_option("files", options.inputs, "Flow files ('-' reads stdin)")->required();
+  compile->add_option("-t,--target", options.target, "Target to compile for")
+      ->required()
+      ->check(CLI::IsMember(TargetNames()));
+  compile->add_option("-o,--output", options.output,
+                      "Output file, or directory (one file per flow); '-' or none: stdout");
+  compile->add_flag("--check", options.check,
+                    "Compare with the output file instead of writing it; exit 1 with a diff "
+                    "if it differs");
+  add_diagnostic_flags(compile);
+
+  CLI::App* check = app.add_subcommand("check", "Check flows and report every error");
+  check->add_option("files", options.inputs, "Flow files ('-' reads stdin)")->required();
+  add_diagnostic_flags(check);
+
+  CLI::App* graph = app.add_subcommand("graph", "Print the step graph of a flow");
+  graph->add_option("file", options.inputs, "Flow file ('-' reads stdin)")->required()->expected(1);
+  graph->add_option("--format", options.format, "Graph syntax")
+      ->check(CLI::IsMember({"dot", "mermaid"}))
+      ->default_str("dot");
+  add_diagnostic_flags(graph);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (compile->parsed()) return RunCompile(options);
+  if (check->parsed()) return RunCheck(options);
+  return RunGraph(options);
+}
+
+}  // namespace flowc::driver

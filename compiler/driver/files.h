@@ -1,0 +1,28 @@
+// File input and output for the driver: reading inputs (or stdin), and
+// writing outputs atomically, so that a failed compile never leaves a half
+// file nor truncates an existing one.
+#ifndef FLOWC_DRIVER_FILES_H_
+#define FLOWC_DRIVER_FILES_H_
+
+#include <optional>
+#include <string>
+
+namespace flowc::driver {
+
+// Reads `path` ("-" is stdin). On failure returns nullopt and sets `error`.
+std::optional<std::string> ReadInput(const std::string& path, std::string* error);
+
+// Writes `text` to `path` through a temporary file in the same directory and
+// a rename. On failure the previous file, if any, is untouched.
+bool WriteAtomically(const std::string& path, const std::string& text, std::string* error);
+
+bool IsDirectory(const std::string& path);
+
+// A unified diff of `before` (labelled `from`) and `after` (labelled `to`),
+// or "" when they are equal.
+std::string UnifiedDiff(const std::string& before, const std::string& after,
+                        const std::string& from, const std::string& to);
+
+}  // namespace flowc::driver
+
+#endif  // FLOWC_DRIVER_FILES_H_

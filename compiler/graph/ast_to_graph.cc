@@ -1,0 +1,623 @@
+// AST -> step graph: names, params, decorators, the shape of the graph and
+// the references in run strings, each checked against DSL.md.
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "compiler/diag/suggest.h"
+#include "compiler/graph/graph.h"
+#include "compiler/graph/names.h"
+#include "compiler/parse/strings.h"
+
+namespace flowc::graph {
+namespace {
+
+using diag::Code;
+using Kind = ast::Value::Kind;
+constexpr size_t kNone = static_cast<size_t>(-1);
+constexpr size_t kUnknown = static_cast<size_t>(-2);
+
+std::vector<std::string_view> Names(const std::vector<Step>& steps) {
+  std::vector<std::string_view> names;
+  names.reserve(steps.size());
+  for (const Step& s : steps) names.push_back(s.name);
+  return names;
+}
+
+class GraphBuilder {
+ public:
+  GraphBuilder(const ast::Flow& ast, diag::Reporter& report) : ast_(ast), report_(report) {}
+
+  std::optional<Flow> Build() {
+    flow_.name = ast_.name.name;
+    flow_.range = ast_.name.range;
+    flow_.k8s_name = KubernetesName(flow_.name);
+    CheckName("flow", flow_.name, flow_.k8s_name, flow_.range);
+    BuildParams();
+    FlowDefaults defaults = CheckFlowDecorators(ast_.decorators, report_);
+    flow_.schedule = defaults.schedule;
+    BuildSteps(defaults);
+    // The shape of the graph is checked only on well-formed steps and edges.
+    if (structure_ok_ && CheckEnds() && CheckCycles()) {
+      CheckReachable();
+      TopologicalOrder();
+      if (MatchSplits()) CheckReferences();
+    }
+    CheckNameCollisions();
+    if (report_.diagnostics().HasErrors()) return std::nullopt;
+    return std::move(flow_);
+  }
+
+ private:
+  // --- names -------------------------------------------------------------
+  void CheckName(std::string_view what, const std::string& name, const std::string& k8s,
+                 diag::SourceRange at) {
+    std::string why = CheckDns1123Label(k8s);
+    if (why.empty()) return;
+    auto& d = report_(Code::kInvalidName, at,
+                      fmt::format("{} name '{}' becomes the Kubernetes name '{}', which {}", what,
+                                  name, k8s, why));
+    if (k8s.size() > 63) {
+      d.SetHelp("shorten the name to at most 63 characters");
+    } else {
+      d.SetHelp("start and end the name with a letter or digit");
+    }
+  }
+
+  void CheckNameCollisions() {
+    std::unordered_map<std::string_view, size_t> seen;
+    for (size_t i = 0; i < flow_.steps.size(); ++i) {
+      const Step& step = flow_.steps[i];
+      if (step.name.empty() || duplicate_[i]) continue;
+      auto [it, inserted] = seen.emplace(step.k8s_name, i);
+      if (!inserted) {
+        const Step& first = flow_.steps[it->second];
+        report_(Code::kNameCollision, step.range,
+                fmt::format("steps '{}' and '{}' both become the Kubernetes name '{}'", first.name,
+                            step.name, step.k8s_name))
+            .AddNote(first.range, fmt::format("'{}' is declared here", first.name))
+            .SetHelp("rename one of them");
+      }
+    }
+  }
+
+  // --- params ------------------------------------------------------------
+  void BuildParams() {
+    std::unordered_map<std::string_view, size_t> seen;
+    for (const ast::Param& p : ast_.params) {
+      auto [it, inserted] = seen.emplace(p.name.name, flow_.params.size());
+      if (!inserted) {
+        report_(Code::kDuplicateParam, p.name.range,
+                fmt::format("param '{}' is declared twice", p.name.name))
+            .AddNote(flow_.params[it->second].range, "first declared here");
+        continue;
+      }
+      Param param;
+      param.name = p.name.name;
+      param.range = p.name.range;
+      if (p.name.name == "item" || p.name.name == "run_id") {
+        report_(Code::kDuplicateParam, p.name.range,
+                fmt::format("'{}' is a reserved reference and cannot name a param", p.name.name))
+            .SetHelp("choose another name");
+      }
+      if (p.type) {
+        static const std::vector<std::pair<std::string_view, Param::Type>> kTypes = {
+            {"str", Param::Type::kStr},     {"int", Param::Type::kInt},
+            {"float", Param::Type::kFloat}, {"bool", Param::Type::kBool},
+            {"list", Param::Type::kList}};
+        auto it2 = std::find_if(kTypes.begin(), kTypes.end(),
+                                [&](const auto& t) { return t.first == p.type->name; });
+        if (it2 == kTypes.end()) {
+          auto& d = report_(Code::kParamType, p.type->range,
+                            fmt::format("unknown param type '{}'", p.type->name));
+          static const std::unordered_map<std::string_view, std::string_view> kAliases = {
+              {"string", "str"}, {"integer", "int"}, {"boolean", "bool"}, {"double", "float"},
+              {"number", "float"}, {"array", "list"}};
+          auto alias = kAliases.find(p.type->name);
+          std::vector<std::string_view> names = {"str", "int", "float", "bool", "list"};
+          std::string hint = alias != kAliases.end()
+                                 ? fmt::format("did you mean '{}'?", alias->second)
+                                 : diag::DidYouMean(p.type->name, names);
+          d.SetHelp(hint.empty() ? "types are str, int, float, bool and list" : hint);
+        } else {
+          param.type = it2->second;
+        }
+      }
+      if (p.default_value) {
+        const ast::Value& v = *p.default_value;
+        if (!p.type) param.type = InferType(v);
+        if (!DefaultMatches(param.type, v)) {
+          report_(Code::kParamType, v.range,
+                  fmt::format("param '{}' is of type '{}' but its default is {} {}", param.name,
+                              ParamTypeName(param.type),
+                              v.kind == Kind::kInt ? "an" : "a", ast::KindName(v.kind)));
+        }
+        param.default_value = v;
+      }
+      flow_.params.push_back(std::move(param));
+    }
+  }
+
+  static Param::Type InferType(const ast::Value& v) {
+    switch (v.kind) {
+      case Kind::kInt: return Param::Type::kInt;
+      case Kind::kFloat: return Param::Type::kFloat;
+      case Kind::kBool: return Param::Type::kBool;
+      case Kind::kList: return Param::Type::kList;
+      default: return Param::Type::kStr;
+    }
+  }
+
+  static bool IsScalar(const ast::Value& v) {
+    return v.kind == Kind::kString || v.is_number() || v.kind == Kind::kBool;
+  }
+
+  static bool DefaultMatches(Param::Type type, const ast::Value& v) {
+    switch (type) {
+      case Param::Type::kStr: return v.kind == Kind::kString;
+      case Param::Type::kInt: return v.kind == Kind::kInt;
+      case Param::Type::kFloat: return v.is_number();
+      case Param::Type::kBool: return v.kind == Kind::kBool;
+      case Param::Type::kList:
+        return v.kind == Kind::kList && std::all_of(v.items.begin(), v.items.end(), IsScalar);
+    }
+    return false;
+  }
+
+  const Param* FindParam(std::string_view name) const {
+    for (const Param& p : flow_.params) {
+      if (p.name == name) return &p;
+    }
+    return nullptr;
+  }
+
+  // --- steps -------------------------------------------------------------
+  void BuildSteps(const FlowDefaults& defaults) {
+    std::unordered_map<std::string_view, size_t> index;
+    flow_.steps.resize(ast_.steps.size());
+    duplicate_.assign(ast_.steps.size(), false);
+    for (size_t i = 0; i < ast_.steps.size(); ++i) {
+      const ast::Step& a = ast_.steps[i];
+      Step& step = flow_.steps[i];
+      step.name = a.name.name;
+      step.range = a.name.range;
+      step.k8s_name = KubernetesName(step.name);
+      auto [it, inserted] = index.emplace(step.name, i);
+      if (!inserted) {
+        duplicate_[i] = true;
+        structure_ok_ = false;
+        report_(Code::kDuplicateStep, a.name.range,
+                fmt::format("step '{}' is declared twice", step.name))
+            .AddNote(ast_.steps[it->second].name.range, "first declared here");
+        continue;
+      }
+      CheckName("step", step.name, step.k8s_name, step.range);
+      if (auto config = ResolveStepConfig(defaults, a, report_)) step.config = std::move(*config);
+      BuildRun(a, step);
+    }
+    for (size_t i = 0; i < ast_.steps.size(); ++i) {
+      if (!duplicate_[i]) BuildNext(ast_.steps[i], flow_.steps[i], index);
+    }
+    auto start = index.find("start");
+    auto end = index.find("end");
+    flow_.start = start == index.end() ? kNone : start->second;
+    flow_.end = end == index.end() ? kNone : end->second;
+  }
+
+  void BuildRun(const ast::Step& a, Step& step) {
+    if (a.runs.empty()) {
+      report_(Code::kRunCount, a.name.range, fmt::format("step '{}' has no 'run'", step.name))
+          .SetHelp("add the command it runs, e.g. run \"python train.py\"");
+      return;
+    }
+    for (size_t i = 1; i < a.runs.size(); ++i) {
+      report_(Code::kRunCount, a.runs[i].range,
+              fmt::format("step '{}' has more than one 'run'", step.name))
+          .AddNote(a.runs[0].range, "first 'run' is here")
+          .SetHelp("join the commands into one, e.g. run \"cmd1 && cmd2\"");
+    }
+    const ast::Value& command = a.runs[0].command;
+    if (command.kind == Kind::kString) {
+      step.shell = true;
+      step.command.push_back(SplitReferences(command.string));
+      return;
+    }
+    if (command.items.empty()) {
+      report_(Code::kRunCount, command.range, "'run' has an empty command list")
+          .SetHelp("write the program and its arguments, e.g. run [\"python\", \"train.py\"]");
+      return;
+    }
+    for (const ast::Value& item : command.items) {
+      if (item.kind != Kind::kString) {
+        report_(Code::kArgumentType, item.range,
+                fmt::format("'run' lists strings, found {}", ast::KindName(item.kind)))
+            .SetHelp("quote every argument, e.g. \"5\"");
+        continue;
+      }
+      step.command.push_back(SplitReferences(item.string));
+    }
+  }
+
+  void BuildNext(const ast::Step& a, Step& step,
+                 const std::unordered_map<std::string_view, size_t>& index) {
+    for (size_t i = 1; i < a.nexts.size(); ++i) {
+      structure_ok_ = false;
+      report_(Code::kDuplicateNext, a.nexts[i].range,
+              fmt::format("step '{}' has more than one 'next'", step.name))
+          .AddNote(a.nexts[0].range, "first 'next' is here")
+          .SetHelp("list every target in one 'next': next a, b");
+    }
+    if (a.nexts.empty()) return;
+    const ast::Next& next = a.nexts[0];
+    for (size_t t = 0; t < next.targets.size(); ++t) {
+      const ast::Identifier& target = next.targets[t];
+      auto it = index.find(target.name);
+      if (it == index.end()) {
+        structure_ok_ = false;
+        auto& d = report_(Code::kUnknownStep, target.range,
+                          fmt::format("'next' names unknown step '{}'", target.name));
+        std::string hint = diag::DidYouMean(target.name, Names(flow_.steps));
+        if (!hint.empty()) d.SetHelp(hint);
+        continue;
+      }
+      bool repeated = false;
+      for (size_t u = 0; u < t; ++u) repeated = repeated || next.targets[u].name == target.name;
+      if (repeated) {
+        structure_ok_ = false;
+        report_(Code::kDuplicateTarget, target.range,
+                fmt::format("step '{}' is named twice in one 'next'", target.name));
+        continue;
+      }
+      step.next.push_back(it->second);
+      next_ranges_[&step].push_back(target.range);
+    }
+    if (next.is_foreach()) BuildForeach(next, step);
+  }
+
+  void BuildForeach(const ast::Next& next, Step& step) {
+    step.foreach = true;
+    if (next.foreach_param) {
+      const ast::Identifier& name = *next.foreach_param;
+      const Param* param = FindParam(name.name);
+      if (param == nullptr) {
+        std::vector<std::string_view> names;
+        for (const Param& p : flow_.params) names.push_back(p.name);
+        auto& d = report_(Code::kForeachSource, name.range,
+                          fmt::format("foreach over unknown param '{}'", name.name));
+        std::string hint = diag::DidYouMean(name.name, names);
+        d.SetHelp(hint.empty() ? fmt::format("declare it: param {}: list = [...]", name.name) : hint);
+      } else if (param->type != Param::Type::kList) {
+        report_(Code::kForeachSource, name.range,
+                fmt::format("foreach over param '{}' of type '{}'; it must be a list", name.name,
+                            ParamTypeName(param->type)))
+            .AddNote(param->range, fmt::format("'{}' is declared here", name.name));
+      }
+      step.foreach_param = name.name;
+      return;
+    }
+    const ast::Value& list = *next.foreach_list;
+    if (list.items.empty()) {
+      report_(Code::kForeachSource, list.range, "foreach over an empty list runs nothing")
+          .SetHelp("list at least one element");
+    }
+    for (const ast::Value& item : list.items) {
+      if (!IsScalar(item)) {
+        report_(Code::kForeachSource, item.range,
+                fmt::format("foreach lists strings, numbers or booleans, found {}",
+                            ast::KindName(item.kind)));
+      }
+    }
+    step.foreach_items = list.items;
+  }
+
+  // --- the shape of the graph -------------------------------------------
+  bool CheckEnds() {
+    bool ok = true;
+    if (flow_.start == kNone) {
+      report_(Code::kMissingStart, flow_.range,
+              fmt::format("flow '{}' has no step 'start'", flow_.name))
+          .SetHelp("every flow begins at a step named 'start'");
+      ok = false;
+    }
+    if (flow_.end == kNone) {
+      report_(Code::kMissingEnd, flow_.range, fmt::format("flow '{}' has no step 'end'", flow_.name))
+          .SetHelp("every flow finishes at a step named 'end'");
+      ok = false;
+    }
+    for (size_t i = 0; i < flow_.steps.size(); ++i) {
+      const ast::Step& a = ast_.steps[i];
+      if (i == flow_.end && !a.nexts.empty()) {
+        report_(Code::kEndHasNext, a.nexts[0].range, "step 'end' cannot have a 'next'")
+            .SetHelp("the flow finishes at 'end'; remove this 'next'");
+        ok = false;
+      } else if (i != flow_.end && a.nexts.empty()) {
+        report_(Code::kMissingNext, a.name.range,
+                fmt::format("step '{}' has no 'next'", a.name.name))
+            .SetHelp("only step 'end' finishes the flow; add e.g. 'next end'");
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  bool CheckCycles() {
+    // Iterative DFS; a gray successor closes a cycle.
+    enum Color : uint8_t { kWhite, kGray, kBlack };
+    std::vector<Color> color(flow_.steps.size(), kWhite);
+    std::vector<size_t> parent(flow_.steps.size(), kNone);
+    bool ok = true;
+    for (size_t root = 0; root < flow_.steps.size(); ++root) {
+      if (color[root] != kWhite) continue;
+      std::vector<std::pair<size_t, size_t>> stack = {{root, 0}};
+      color[root] = kGray;
+      while (!stack.empty()) {
+        auto& [u, child] = stack.back();
+        if (child == flow_.steps[u].next.size()) {
+          color[u] = kBlack;
+          stack.pop_back();
+          continue;
+        }
+        size_t t = child++;
+        size_t v = flow_.steps[u].next[t];
+        if (color[v] == kWhite) {
+          color[v] = kGray;
+          parent[v] = u;
+          stack.emplace_back(v, 0);
+        } else if (color[v] == kGray) {
+          ok = false;
+          std::vector<std::string_view> path = {flow_.steps[v].name};
+          for (size_t w = u; w != v && w != kNone; w = parent[w]) path.insert(path.begin() + 1, flow_.steps[w].name);
+          path.push_back(flow_.steps[v].name);
+          report_(Code::kCycle, next_ranges_[&flow_.steps[u]][t],
+                  fmt::format("'next {}' closes a cycle: {}", flow_.steps[v].name,
+                              fmt::join(path, " -> ")))
+              .SetHelp("a flow is a DAG; to repeat work, use foreach");
+        }
+      }
+    }
+    return ok;
+  }
+
+  void CheckReachable() {
+    std::vector<bool> seen(flow_.steps.size(), false);
+    std::vector<size_t> work = {flow_.start};
+    seen[flow_.start] = true;
+    while (!work.empty()) {
+      size_t u = work.back();
+      work.pop_back();
+      for (size_t v : flow_.steps[u].next) {
+        flow_.steps[v].predecessors.push_back(u);
+        if (!seen[v]) {
+          seen[v] = true;
+          work.push_back(v);
+        }
+      }
+    }
+    for (size_t i = 0; i < flow_.steps.size(); ++i) {
+      std::sort(flow_.steps[i].predecessors.begin(), flow_.steps[i].predecessors.end());
+      if (!seen[i]) {
+        reachable_ok_ = false;
+        report_(Code::kUnreachable, flow_.steps[i].range,
+                fmt::format("step '{}' is unreachable from 'start'", flow_.steps[i].name))
+            .SetHelp(fmt::format("name it in the 'next' of another step, or remove it"));
+      }
+    }
+  }
+
+  // Kahn's algorithm, taking the earliest-declared ready step first.
+  void TopologicalOrder() {
+    std::vector<size_t> indegree(flow_.steps.size(), 0);
+    for (const Step& s : flow_.steps) {
+      for (size_t v : s.next) ++indegree[v];
+    }
+    std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+    for (size_t i = 0; i < flow_.steps.size(); ++i) {
+      if (indegree[i] == 0) ready.push(i);
+    }
+    while (!ready.empty()) {
+      size_t u = ready.top();
+      ready.pop();
+      flow_.order.push_back(u);
+      for (size_t v : flow_.steps[u].next) {
+        if (--indegree[v] == 0) ready.push(v);
+      }
+    }
+  }
+
+  // Immediate post-dominators: the first step every path from a step meets.
+  // A branch is closed by its immediate post-dominator.
+  void PostDominators() {
+    std::vector<size_t> position(flow_.steps.size());
+    for (size_t i = 0; i < flow_.order.size(); ++i) position[flow_.order[i]] = i;
+    ipdom_.assign(flow_.steps.size(), kNone);
+    for (size_t k = flow_.order.size(); k-- > 0;) {
+      size_t u = flow_.order[k];
+      const std::vector<size_t>& next = flow_.steps[u].next;
+      if (next.empty()) continue;
+      size_t candidate = next[0];
+      for (size_t t = 1; t < next.size(); ++t) {
+        size_t other = next[t];
+        while (candidate != other && candidate != kNone && other != kNone) {
+          if (position[candidate] < position[other]) {
+            candidate = ipdom_[candidate];
+          } else {
+            other = ipdom_[other];
+          }
+        }
+        if (candidate != other) candidate = kNone;
+      }
+      ipdom_[u] = candidate;
+    }
+  }
+
+  // The step after the unit that starts at `u`: a plain step is its own
+  // unit; a split's unit runs through its join (and on, while that join
+  // splits again). Recurses only into nested foreach bodies.
+  size_t Follow(size_t u) {
+    while (true) {
+      const Step& step = flow_.steps[u];
+      if (step.next.empty()) return kNone;
+      if (step.foreach) {
+        size_t join = ForeachJoin(u);
+        if (join == kNone) return kNone;
+        u = join;
+      } else if (step.next.size() == 1) {
+        return step.next[0];
+      } else if (ipdom_[u] == kNone) {
+        return kNone;
+      } else {
+        u = ipdom_[u];
+      }
+    }
+  }
+
+  // A foreach is closed by the first step after the unit of its body.
+  size_t ForeachJoin(size_t u) {
+    if (foreach_join_[u] == kUnknown) foreach_join_[u] = Follow(flow_.steps[u].next[0]);
+    return foreach_join_[u];
+  }
+
+  bool MatchSplits() {
+    if (!reachable_ok_) return false;
+    PostDominators();
+    foreach_join_.assign(flow_.steps.size(), kUnknown);
+    visited_.assign(flow_.steps.size(), false);
+    foreach_stack_.clear();
+    return Walk(flow_.start, kNone, kNone);
+  }
+
+  // Visits the chain of units from `u` up to `stop`, which closes the split
+  // `owner` (kNone at the top level). Every step must be visited once.
+  bool Walk(size_t u, size_t stop, size_t owner) {
+    while (u != stop && u != kNone) {
+      Step& step = flow_.steps[u];
+      if (visited_[u]) {
+        report_(Code::kBadJoin, step.range,
+                fmt::format("step '{}' joins paths of different splits", step.name))
+            .AddNote(flow_.steps[owner == kNone ? flow_.start : owner].range,
+                     "it is reached from inside this split and from outside it")
+            .SetHelp("a join merges the paths of one split only; close the inner split first");
+        return false;
+      }
+      visited_[u] = true;
+      step.enclosing_foreach = foreach_stack_;
+      if (step.next.empty()) {
+        if (stop != kNone) return Unclosed(owner);
+        return true;
+      }
+      if (step.next.size() == 1 && !step.foreach) {
+        u = step.next[0];
+        continue;
+      }
+      size_t join = step.foreach ? ForeachJoin(u) : ipdom_[u];
+      if (join == kNone) return Unclosed(u);
+      if (join == stop && stop != kNone) {
+        report_(Code::kBadJoin, flow_.steps[join].range,
+                fmt::format("step '{}' closes two splits, at '{}' and at '{}'",
+                            flow_.steps[join].name, step.name, flow_.steps[owner].name))
+            .AddNote(step.range, fmt::format("the split at '{}' needs its own join", step.name))
+            .SetHelp(fmt::format("add a step that joins the paths of '{}' before '{}'", step.name,
+                                 flow_.steps[join].name));
+        return false;
+      }
+      step.join = join;
+      if (step.foreach) {
+        foreach_stack_.push_back(u);
+        bool ok = Walk(step.next[0], join, u);
+        foreach_stack_.pop_back();
+        if (!ok) return false;
+      } else {
+        for (size_t arm : step.next) {
+          if (!Walk(arm, join, u)) return false;
+        }
+      }
+      u = join;
+    }
+    return true;
+  }
+
+  bool Unclosed(size_t split) {
+    const Step& step = flow_.steps[split];
+    report_(Code::kUnclosedSplit, step.range,
+            fmt::format("the {} at step '{}' is never joined", step.foreach ? "foreach" : "branch",
+                        step.name))
+        .SetHelp("every branch and foreach needs a step that all of its paths reach before 'end'");
+    return false;
+  }
+
+  // --- references in run strings -----------------------------------------
+  void CheckReferences() {
+    std::vector<std::string_view> names = {"item", "run_id"};
+    for (const Param& p : flow_.params) names.push_back(p.name);
+    for (size_t i = 0; i < flow_.steps.size(); ++i) {
+      Step& step = flow_.steps[i];
+      if (ast_.steps[i].runs.empty()) continue;
+      const ast::Value& command = ast_.steps[i].runs[0].command;
+      std::vector<const ast::Value*> literals;
+      if (command.kind == Kind::kString) {
+        literals.push_back(&command);
+      } else {
+        for (const ast::Value& item : command.items) literals.push_back(&item);
+      }
+      for (size_t c = 0; c < step.command.size() && c < literals.size(); ++c) {
+        for (const Segment& seg : step.command[c].segments) {
+          if (seg.kind == Segment::Kind::kParam && FindParam(seg.text) == nullptr) {
+            auto& d = report_(Code::kUnknownReference, At(*literals[c], seg.offset, seg.text.size() + 4),
+                              fmt::format("unknown reference '{{{{{}}}}}'", seg.text));
+            std::string hint = diag::DidYouMean(seg.text, names);
+            d.SetHelp(hint.empty() ? fmt::format("declare it with 'param {}' or write '{{{{item}}}}' "
+                                                 "or '{{{{run_id}}}}'",
+                                                 seg.text)
+                                   : hint);
+          } else if (seg.kind == Segment::Kind::kItem && step.enclosing_foreach.empty()) {
+            report_(Code::kItemOutsideForeach, At(*literals[c], seg.offset, 8),
+                    fmt::format("'{{{{item}}}}' is used outside a foreach body in step '{}'",
+                                step.name))
+                .SetHelp("'{{item}}' is the element of a foreach; use it in the steps of the body");
+          }
+        }
+      }
+    }
+  }
+
+  // The source range of bytes [offset, offset+length) of a decoded literal.
+  diag::SourceRange At(const ast::Value& literal, size_t offset, size_t length) {
+    std::string_view token(report_.file().text().data() + literal.range.offset, literal.range.length);
+    uint32_t begin = parse::SourceOffsetOf(token, offset);
+    return report_.file().RangeAt(literal.range.offset + begin, static_cast<uint32_t>(length));
+  }
+
+  const ast::Flow& ast_;
+  diag::Reporter& report_;
+  Flow flow_;
+  bool structure_ok_ = true;
+  bool reachable_ok_ = true;
+  std::vector<bool> duplicate_;
+  std::unordered_map<const Step*, std::vector<diag::SourceRange>> next_ranges_;
+  std::vector<size_t> ipdom_;
+  std::vector<size_t> foreach_join_;
+  std::vector<bool> visited_;
+  std::vector<size_t> foreach_stack_;
+};
+
+}  // namespace
+
+const char* ParamTypeName(Param::Type type) {
+  switch (type) {
+    case Param::Type::kStr: return "str";
+    case Param::Type::kInt: return "int";
+    case Param::Type::kFloat: return "float";
+    case Param::Type::kBool: return "bool";
+    case Param::Type::kList: return "list";
+  }
+  return "str";
+}
+
+std::optional<Flow> BuildGraph(const ast::Flow& flow, diag::Reporter& report) {
+  return GraphBuilder(flow, report).Build();
+}
+
+}  // namespace flowc::graph

@@ -1,0 +1,105 @@
+// Decorators: the one table of their names, arguments, types, ranges and
+// defaults (decorators.cc), and what they resolve to for a step.
+//
+// Flow-level decorators are defaults for every step; a step's own decorator
+// overrides them argument by argument. `@resources` combines with
+// `@kubernetes` by taking the larger value of each. The result, StepConfig,
+// is what the IR lowering turns into a pod; it holds no Kubernetes syntax.
+#ifndef FLOWC_GRAPH_DECORATORS_H_
+#define FLOWC_GRAPH_DECORATORS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/diag/diagnostics.h"
+#include "compiler/graph/quantity.h"
+#include "compiler/parse/ast.h"
+
+namespace flowc::graph {
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+struct TolerationConfig {
+  std::string key;
+  std::string op;
+  std::string value;
+  std::string effect;
+  std::optional<int64_t> toleration_seconds;
+};
+
+struct SecurityContextConfig {
+  std::optional<bool> privileged;
+  std::optional<bool> allow_privilege_escalation;
+  std::optional<int64_t> run_as_user;
+  std::optional<int64_t> run_as_group;
+  std::optional<bool> run_as_non_root;
+};
+
+struct RetryConfig {
+  int64_t times = 0;
+  int64_t minutes_between_retries = 0;
+};
+
+// A step's decorators, resolved: defaults applied, flow-level values merged
+// in, @resources combined.
+struct StepConfig {
+  int64_t cpu_millis = 0;
+  Quantity memory;
+  Quantity disk;
+  int64_t gpu = 0;
+  std::string gpu_vendor;
+  int64_t neuron = 0;  // trainium or its alias inferentia
+  int64_t efa = 0;
+  std::string image;
+  std::string image_pull_policy;
+  std::vector<std::string> image_pull_secrets;
+  std::string namespace_;
+  std::string service_account;
+  std::vector<std::string> secrets;  // @kubernetes secrets, then @secrets sources
+  KeyValues node_selector;
+  std::vector<TolerationConfig> tolerations;
+  KeyValues labels;
+  KeyValues annotations;
+  bool use_tmpfs = false;
+  std::optional<int64_t> tmpfs_size_mib;
+  std::string tmpfs_path;
+  bool tmpfs_tempdir = false;
+  KeyValues persistent_volume_claims;  // claim name -> mount path
+  std::optional<int64_t> shared_memory_mib;
+  std::optional<int64_t> port;
+  bool guaranteed = false;  // qos="Guaranteed"
+  std::optional<SecurityContextConfig> security_context;
+  KeyValues env;  // @environment vars, in written order
+  std::optional<int64_t> parallel_nodes;
+  std::optional<RetryConfig> retry;
+  std::optional<int64_t> timeout_seconds;
+};
+
+struct ScheduleConfig {
+  std::string cron;
+  std::string timezone;
+  diag::SourceRange range;
+};
+
+// The flow's own decorators, checked once: they are the defaults of every
+// step, and hold the flow-only @schedule.
+struct FlowDefaults {
+  std::vector<const ast::Decorator*> decorators;  // valid step-level ones
+  std::optional<ScheduleConfig> schedule;
+};
+
+// Checks the flow's decorators. Errors are reported once, here, not per step.
+FlowDefaults CheckFlowDecorators(const std::vector<ast::Decorator>& decorators,
+                                 diag::Reporter& report);
+
+// Resolves one step's configuration. `step_name` locates errors that belong
+// to the step as a whole (gpu together with trainium, say).
+std::optional<StepConfig> ResolveStepConfig(const FlowDefaults& defaults, const ast::Step& step,
+                                            diag::Reporter& report);
+
+}  // namespace flowc::graph
+
+#endif  // FLOWC_GRAPH_DECORATORS_H_

@@ -1,0 +1,209 @@
+#include "compiler/ir/graph_to_ir.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "compiler/graph/quantity.h"
+
+namespace flowc::ir {
+namespace {
+
+// Metaflow's default: a tmpfs of half the step's memory.
+int64_t DefaultTmpfsMib(const graph::Quantity& memory) {
+  return static_cast<int64_t>(std::ceil(memory.bytes / 2 / 1048576.0));
+}
+
+Text EscapeText(const Text& text) {
+  Text out = text;
+  for (Segment& s : out.segments) {
+    if (s.kind == Segment::Kind::kLiteral) s.text = EscapeDollars(s.text);
+  }
+  return out;
+}
+
+bool CoversNeuron(const Toleration& t) {
+  return t.key == kNeuronResource && t.op == "Exists" &&
+         (t.effect.empty() || t.effect == "NoSchedule");
+}
+
+Pod LowerPod(const graph::Step& step) {
+  const graph::StepConfig& c = step.config;
+  Pod pod;
+  pod.namespace_ = c.namespace_;
+  pod.labels = c.labels;
+  pod.annotations = c.annotations;
+
+  pod.image = c.image;
+  if (step.shell) {
+    pod.command = {Text{{{Segment::Kind::kLiteral, "/bin/sh"}}},
+                   Text{{{Segment::Kind::kLiteral, "-c"}}}};
+  }
+  for (const Text& arg : step.command) pod.command.push_back(EscapeText(arg));
+
+  bool user_tmpdir = false;
+  for (const auto& [name, value] : c.env) {
+    pod.env.push_back(EnvVar{name, EscapeDollars(value), ""});
+    user_tmpdir = user_tmpdir || name == "TMPDIR";
+  }
+  if (c.use_tmpfs && c.tmpfs_tempdir && !user_tmpdir) {
+    pod.env.push_back(EnvVar{"TMPDIR", EscapeDollars(c.tmpfs_path), ""});
+  }
+  if (c.parallel_nodes) {
+    // The JobSet's name is read from the pod's own label, so the pod is the
+    // same whatever the target names the JobSet; Kubernetes expands
+    // $(FLOWC_JOBSET_NAME) in the variables after it.
+    pod.env.push_back(
+        EnvVar{kEnvJobSetName, "", "metadata.labels['jobset.sigs.k8s.io/jobset-name']"});
+    pod.env.push_back(EnvVar{kEnvNumNodes, std::to_string(*c.parallel_nodes), ""});
+    pod.env.push_back(
+        EnvVar{kEnvNodeIndex, "", "metadata.annotations['batch.kubernetes.io/job-completion-index']"});
+    pod.env.push_back(EnvVar{kEnvMainAddr,
+                             fmt::format("$({0})-{1}-0-0.$({0})", kEnvJobSetName, step.k8s_name),
+                             ""});
+  }
+  pod.env_from_secrets = c.secrets;
+
+  std::string cpu = graph::CpuQuantity(c.cpu_millis);
+  pod.resources.requests = {{"cpu", cpu}, {"memory", c.memory.text}, {"ephemeral-storage", c.disk.text}};
+  if (c.guaranteed) pod.resources.limits = pod.resources.requests;
+  if (c.gpu > 0) {
+    pod.resources.limits.emplace_back(c.gpu_vendor == "amd" ? "amd.com/gpu" : "nvidia.com/gpu",
+                                      std::to_string(c.gpu));
+  }
+  if (c.neuron > 0) pod.resources.limits.emplace_back(kNeuronResource, std::to_string(c.neuron));
+  if (c.efa > 0) pod.resources.limits.emplace_back("vpc.amazonaws.com/efa", std::to_string(c.efa));
+
+  if (c.shared_memory_mib) {
+    pod.volumes.push_back(
+        Volume{"dshm", Volume::Kind::kMemory, fmt::format("{}Mi", *c.shared_memory_mib), ""});
+    pod.volume_mounts.push_back(VolumeMount{"dshm", "/dev/shm"});
+  }
+  if (c.use_tmpfs) {
+    int64_t size = c.tmpfs_size_mib.value_or(DefaultTmpfsMib(c.memory));
+    pod.volumes.push_back(Volume{"tmpfs", Volume::Kind::kMemory, fmt::format("{}Mi", size), ""});
+    pod.volume_mounts.push_back(VolumeMount{"tmpfs", c.tmpfs_path});
+  }
+  for (const auto& [claim, path] : c.persistent_volume_claims) {
+    pod.volumes.push_back(Volume{claim, Volume::Kind::kClaim, "", claim});
+    pod.volume_mounts.push_back(VolumeMount{claim, path});
+  }
+
+  pod.image_pull_policy = c.image_pull_policy;
+  if (c.security_context) {
+    const graph::SecurityContextConfig& s = *c.security_context;
+    pod.security_context = SecurityContext{s.privileged, s.allow_privilege_escalation,
+                                           s.run_as_user, s.run_as_group, s.run_as_non_root};
+  }
+  pod.port = c.port;
+
+  pod.service_account_name = c.service_account;
+  pod.node_selector = c.node_selector;
+  bool neuron_covered = false;
+  for (const graph::TolerationConfig& t : c.tolerations) {
+    pod.tolerations.push_back(Toleration{t.key, t.op, t.value, t.effect, t.toleration_seconds});
+    neuron_covered = neuron_covered || CoversNeuron(pod.tolerations.back());
+  }
+  if (c.neuron > 0 && !neuron_covered) {
+    pod.tolerations.push_back(Toleration{kNeuronResource, "Exists", "", "NoSchedule", std::nullopt});
+  }
+  pod.image_pull_secrets = c.image_pull_secrets;
+  return pod;
+}
+
+std::string ScalarString(const ast::Value& v) {
+  switch (v.kind) {
+    case ast::Value::Kind::kString: return v.string;
+    case ast::Value::Kind::kInt: return std::to_string(v.int_value);
+    case ast::Value::Kind::kFloat: return nlohmann::json(v.float_value).dump();
+    case ast::Value::Kind::kBool: return v.bool_value ? "true" : "false";
+    default: return "";
+  }
+}
+
+nlohmann::json ValueJson(const ast::Value& v) {
+  switch (v.kind) {
+    case ast::Value::Kind::kString: return v.string;
+    case ast::Value::Kind::kInt: return v.int_value;
+    case ast::Value::Kind::kFloat: return v.float_value;
+    case ast::Value::Kind::kBool: return v.bool_value;
+    case ast::Value::Kind::kList: {
+      nlohmann::json list = nlohmann::json::array();
+      for (const ast::Value& item : v.items) list.push_back(ValueJson(item));
+      return list;
+    }
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+std::string EscapeDollars(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    out += c;
+    if (c == '$') out += '$';
+  }
+  return out;
+}
+
+Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
+  Flow flow;
+  flow.name = graph.name;
+  flow.k8s_name = graph.k8s_name;
+  flow.source_path = source_path;
+  flow.range = graph.range;
+  for (const graph::Param& p : graph.params) {
+    Param param;
+    param.name = p.name;
+    param.type = static_cast<Param::Type>(p.type);
+    if (p.default_value) param.default_json = ValueJson(*p.default_value).dump();
+    param.range = p.range;
+    flow.params.push_back(std::move(param));
+  }
+  if (graph.schedule) {
+    flow.schedule = Schedule{graph.schedule->cron, graph.schedule->timezone, graph.schedule->range};
+  }
+
+  std::vector<size_t> index_of(graph.steps.size());
+  for (size_t i = 0; i < graph.order.size(); ++i) index_of[graph.order[i]] = i;
+  auto map = [&](const std::vector<size_t>& from) {
+    std::vector<size_t> to;
+    for (size_t i : from) to.push_back(index_of[i]);
+    return to;
+  };
+  flow.steps.reserve(graph.order.size());
+  for (size_t g : graph.order) {
+    const graph::Step& s = graph.steps[g];
+    Step step;
+    step.name = s.name;
+    step.k8s_name = s.k8s_name;
+    step.range = s.range;
+    step.pod = LowerPod(s);
+    if (s.config.retry) {
+      step.retry = Retry{s.config.retry->times, s.config.retry->minutes_between_retries};
+    }
+    step.timeout_seconds = s.config.timeout_seconds;
+    if (s.config.parallel_nodes) step.parallel = Parallel{*s.config.parallel_nodes};
+    step.next = map(s.next);
+    step.predecessors = map(s.predecessors);
+    std::sort(step.predecessors.begin(), step.predecessors.end());
+    if (s.foreach) {
+      Foreach foreach;
+      foreach.param = s.foreach_param;
+      for (const ast::Value& item : s.foreach_items) foreach.items.push_back(ScalarString(item));
+      foreach.body = index_of[s.next[0]];
+      foreach.join = index_of[*s.join];
+      step.foreach = std::move(foreach);
+    } else if (s.join) {
+      step.join = index_of[*s.join];
+    }
+    step.enclosing_foreach = map(s.enclosing_foreach);
+    flow.steps.push_back(std::move(step));
+  }
+  return flow;
+}
+
+}  // namespace flowc::ir

@@ -1,0 +1,22 @@
+// The lowering: step graph -> IR. The one place where a step's pod is
+// computed (requests and limits, accelerators, the Neuron toleration,
+// volumes and mounts, env, labels, service account, pull policy and
+// secrets, security context, the @parallel env) along with its control block.
+#ifndef FLOWC_IR_GRAPH_TO_IR_H_
+#define FLOWC_IR_GRAPH_TO_IR_H_
+
+#include "compiler/graph/graph.h"
+#include "compiler/ir/ir.h"
+
+namespace flowc::ir {
+
+// Lowers a valid graph. Cannot fail: every rule was checked by BuildGraph.
+Flow LowerToIr(const graph::Flow& graph, const std::string& source_path);
+
+// The Kubernetes escape of `$`: kubelet expands `$(VAR)` in command, args and
+// env values and turns `$$` into `$`, so a literal `$` is written `$$`.
+std::string EscapeDollars(std::string_view text);
+
+}  // namespace flowc::ir
+
+#endif  // FLOWC_IR_GRAPH_TO_IR_H_

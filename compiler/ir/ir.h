@@ -1,0 +1,186 @@
+// The IR: a flow with every step lowered to one complete pod and one control
+// block. This is the only thing a backend sees (DESIGN.md, "The one
+// invariant").
+//
+// Everything that decides where and how a pod runs is a field of ir::Pod,
+// computed once by LowerToIr (graph_to_ir.cc). Backends render these fields in
+// order and never add, drop or reorder one. Field names follow the Kubernetes
+// API so that renderers and read-back tests map them one to one. Quantities
+// are already strings in Kubernetes syntax ("500m", "4096M", "64Mi").
+#ifndef FLOWC_IR_IR_H_
+#define FLOWC_IR_IR_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/diag/source.h"
+#include "compiler/graph/templating.h"
+
+namespace flowc::ir {
+
+using diag::SourceRange;
+using graph::Segment;
+using graph::Text;
+
+// Ordered string pairs: labels, annotations, nodeSelector, resource lists.
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+struct EnvVar {
+  std::string name;
+  // Exactly one of these: a literal value, or a downward-API field path
+  // (`metadata.annotations['batch.kubernetes.io/job-completion-index']`).
+  std::string value;
+  std::string field_path;
+};
+
+struct Toleration {
+  std::string key;
+  std::string op;  // "Exists" or "Equal"; Kubernetes' `operator`
+  std::string value;
+  std::string effect;  // "" means every effect
+  std::optional<int64_t> toleration_seconds;
+
+  bool operator==(const Toleration& o) const {
+    return key == o.key && op == o.op && value == o.value && effect == o.effect &&
+           toleration_seconds == o.toleration_seconds;
+  }
+};
+
+struct Volume {
+  enum class Kind { kMemory, kClaim };
+  std::string name;
+  Kind kind;
+  std::string size_limit;  // kMemory: emptyDir {medium: Memory, sizeLimit}
+  std::string claim_name;  // kClaim: persistentVolumeClaim {claimName}
+};
+
+struct VolumeMount {
+  std::string name;
+  std::string mount_path;
+};
+
+// The container's securityContext; unset fields are not emitted.
+struct SecurityContext {
+  std::optional<bool> privileged;
+  std::optional<bool> allow_privilege_escalation;
+  std::optional<int64_t> run_as_user;
+  std::optional<int64_t> run_as_group;
+  std::optional<bool> run_as_non_root;
+};
+
+struct Resources {
+  KeyValues requests;  // cpu, memory, ephemeral-storage
+  KeyValues limits;    // (Guaranteed: the same three), then accelerators
+};
+
+// One step's pod, complete. Empty strings and lists mean "not set": a
+// renderer omits them.
+struct Pod {
+  // Pod metadata.
+  std::string namespace_;
+  KeyValues labels;
+  KeyValues annotations;
+
+  // The one container, named "main".
+  std::string image;
+  std::vector<Text> command;  // argv; `run "..."` is ["/bin/sh", "-c", "..."]
+  std::vector<EnvVar> env;    // @environment vars in order, then flowc's own
+  std::vector<std::string> env_from_secrets;  // envFrom secretRef names, in order
+  Resources resources;
+  std::vector<VolumeMount> volume_mounts;
+  std::string image_pull_policy;
+  std::optional<SecurityContext> security_context;
+  std::optional<int64_t> port;  // containerPort
+
+  // Pod spec.
+  std::string service_account_name;
+  KeyValues node_selector;
+  std::vector<Toleration> tolerations;
+  std::vector<Volume> volumes;
+  std::vector<std::string> image_pull_secrets;
+};
+
+struct Retry {
+  int64_t times = 0;
+  int64_t minutes_between_retries = 0;
+};
+
+// `@parallel(nodes=N)`: the step runs as a JobSet of N indexed pods.
+struct Parallel {
+  int64_t nodes = 1;
+};
+
+struct Param {
+  enum class Type { kStr, kInt, kFloat, kBool, kList };
+  std::string name;
+  Type type = Type::kStr;
+  // The default as the flow wrote it, JSON-encoded ("3", "\"a\"",
+  // "[\"a\",\"b\"]"); nullopt for a required param.
+  std::optional<std::string> default_json;
+  SourceRange range;
+};
+
+struct Schedule {
+  std::string cron;      // always five fields; hourly/daily/weekly expanded
+  std::string timezone;  // IANA name, or ""
+  SourceRange range;
+};
+
+struct Foreach {
+  // Exactly one: the list param iterated over, or a literal list whose
+  // elements are rendered as strings (JSON for non-strings).
+  std::string param;
+  std::vector<std::string> items;
+  size_t body = 0;  // index of the first step of the body
+  size_t join = 0;  // index of the step that closes the foreach
+};
+
+struct Step {
+  std::string name;      // as written
+  std::string k8s_name;  // lowercase, '_' -> '-': a DNS-1123 label
+  SourceRange range;     // the step's name in the source
+
+  Pod pod;
+  std::optional<Retry> retry;
+  std::optional<int64_t> timeout_seconds;
+  std::optional<Parallel> parallel;
+
+  // The graph. Indexes into Flow::steps.
+  std::vector<size_t> next;          // successors as written
+  std::vector<size_t> predecessors;  // in Flow::steps order
+  std::optional<Foreach> foreach;    // set when this step fans out
+  std::optional<size_t> join;        // a branch's closing step
+  // The foreach steps whose body holds this step, outermost first.
+  std::vector<size_t> enclosing_foreach;
+
+  bool is_branch() const { return next.size() > 1; }
+};
+
+struct Flow {
+  std::string name;
+  std::string k8s_name;
+  std::string source_path;
+  SourceRange range;
+  std::vector<Param> params;
+  std::optional<Schedule> schedule;
+  // Every step, in topological order (ties kept in declaration order): a
+  // step comes after all its predecessors. steps[0] is `start`, the last is
+  // `end`.
+  std::vector<Step> steps;
+};
+
+// Environment variables flowc itself sets on a @parallel step's pods.
+inline constexpr const char* kEnvNumNodes = "FLOWC_NUM_NODES";
+inline constexpr const char* kEnvNodeIndex = "FLOWC_NODE_INDEX";
+inline constexpr const char* kEnvMainAddr = "FLOWC_MAIN_ADDR";
+inline constexpr const char* kEnvJobSetName = "FLOWC_JOBSET_NAME";
+
+// The Neuron toleration every step with Neuron devices carries.
+inline constexpr const char* kNeuronResource = "aws.amazon.com/neuron";
+
+}  // namespace flowc::ir
+
+#endif  // FLOWC_IR_IR_H_

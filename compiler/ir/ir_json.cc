@@ -1,0 +1,198 @@
+#include "compiler/ir/ir_json.h"
+
+namespace flowc::ir {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json Map(const KeyValues& pairs) {
+  Json out = Json::object();
+  for (const auto& [key, value] : pairs) out[key] = value;
+  return out;
+}
+
+void SetIf(Json& out, const char* key, const std::string& value) {
+  if (!value.empty()) out[key] = value;
+}
+
+void SetIf(Json& out, const char* key, const KeyValues& pairs) {
+  if (!pairs.empty()) out[key] = Map(pairs);
+}
+
+Json ContainerJson(const Pod& pod) {
+  Json c;
+  c["name"] = "main";
+  c["image"] = pod.image;
+  if (!pod.command.empty()) {
+    Json command = Json::array();
+    for (const Text& arg : pod.command) command.push_back(arg.ToFlowString());
+    c["command"] = std::move(command);
+  }
+  if (!pod.env.empty()) {
+    Json env = Json::array();
+    for (const EnvVar& e : pod.env) {
+      if (e.field_path.empty()) {
+        env.push_back({{"name", e.name}, {"value", e.value}});
+      } else {
+        env.push_back({{"name", e.name}, {"valueFrom", {{"fieldRef", {{"fieldPath", e.field_path}}}}}});
+      }
+    }
+    c["env"] = std::move(env);
+  }
+  if (!pod.env_from_secrets.empty()) {
+    Json env_from = Json::array();
+    for (const std::string& s : pod.env_from_secrets) env_from.push_back({{"secretRef", {{"name", s}}}});
+    c["envFrom"] = std::move(env_from);
+  }
+  Json resources = Json::object();
+  SetIf(resources, "requests", pod.resources.requests);
+  SetIf(resources, "limits", pod.resources.limits);
+  if (!resources.empty()) c["resources"] = std::move(resources);
+  if (!pod.volume_mounts.empty()) {
+    Json mounts = Json::array();
+    for (const VolumeMount& m : pod.volume_mounts) {
+      mounts.push_back({{"name", m.name}, {"mountPath", m.mount_path}});
+    }
+    c["volumeMounts"] = std::move(mounts);
+  }
+  SetIf(c, "imagePullPolicy", pod.image_pull_policy);
+  if (pod.security_context) {
+    const SecurityContext& s = *pod.security_context;
+    Json sc = Json::object();
+    if (s.privileged) sc["privileged"] = *s.privileged;
+    if (s.allow_privilege_escalation) sc["allowPrivilegeEscalation"] = *s.allow_privilege_escalation;
+    if (s.run_as_user) sc["runAsUser"] = *s.run_as_user;
+    if (s.run_as_group) sc["runAsGroup"] = *s.run_as_group;
+    if (s.run_as_non_root) sc["runAsNonRoot"] = *s.run_as_non_root;
+    c["securityContext"] = std::move(sc);
+  }
+  if (pod.port) c["ports"] = Json::array({{{"containerPort", *pod.port}}});
+  return c;
+}
+
+Json StepJson(const Flow& flow, const Step& step) {
+  auto names = [&](const std::vector<size_t>& indexes) {
+    Json out = Json::array();
+    for (size_t i : indexes) out.push_back(flow.steps[i].name);
+    return out;
+  };
+  Json s;
+  s["name"] = step.name;
+  s["k8s_name"] = step.k8s_name;
+  s["line"] = step.range.line;
+  s["next"] = names(step.next);
+  s["predecessors"] = names(step.predecessors);
+  if (step.join) s["join"] = flow.steps[*step.join].name;
+  if (step.foreach) {
+    Json f;
+    if (!step.foreach->param.empty()) {
+      f["param"] = step.foreach->param;
+    } else {
+      f["items"] = step.foreach->items;
+    }
+    f["body"] = flow.steps[step.foreach->body].name;
+    f["join"] = flow.steps[step.foreach->join].name;
+    s["foreach"] = std::move(f);
+  }
+  if (!step.enclosing_foreach.empty()) s["enclosing_foreach"] = names(step.enclosing_foreach);
+  if (step.parallel) s["parallel"] = {{"nodes", step.parallel->nodes}};
+  if (step.retry) {
+    s["retry"] = {{"times", step.retry->times},
+                  {"minutes_between_retries", step.retry->minutes_between_retries}};
+  }
+  if (step.timeout_seconds) s["timeout_seconds"] = *step.timeout_seconds;
+  s["pod"] = PodToJson(step.pod);
+  return s;
+}
+
+}  // namespace
+
+const char* ParamTypeName(Param::Type type) {
+  switch (type) {
+    case Param::Type::kStr: return "str";
+    case Param::Type::kInt: return "int";
+    case Param::Type::kFloat: return "float";
+    case Param::Type::kBool: return "bool";
+    case Param::Type::kList: return "list";
+  }
+  return "str";
+}
+
+Json PodToJson(const Pod& pod) {
+  Json metadata = Json::object();
+  SetIf(metadata, "namespace", pod.namespace_);
+  SetIf(metadata, "labels", pod.labels);
+  SetIf(metadata, "annotations", pod.annotations);
+
+  Json spec = Json::object();
+  SetIf(spec, "serviceAccountName", pod.service_account_name);
+  SetIf(spec, "nodeSelector", pod.node_selector);
+  if (!pod.tolerations.empty()) {
+    Json tolerations = Json::array();
+    for (const Toleration& t : pod.tolerations) {
+      Json j = Json::object();
+      SetIf(j, "key", t.key);
+      SetIf(j, "operator", t.op);
+      SetIf(j, "value", t.value);
+      SetIf(j, "effect", t.effect);
+      if (t.toleration_seconds) j["tolerationSeconds"] = *t.toleration_seconds;
+      tolerations.push_back(std::move(j));
+    }
+    spec["tolerations"] = std::move(tolerations);
+  }
+  if (!pod.image_pull_secrets.empty()) {
+    Json secrets = Json::array();
+    for (const std::string& s : pod.image_pull_secrets) secrets.push_back({{"name", s}});
+    spec["imagePullSecrets"] = std::move(secrets);
+  }
+  if (!pod.volumes.empty()) {
+    Json volumes = Json::array();
+    for (const Volume& v : pod.volumes) {
+      if (v.kind == Volume::Kind::kMemory) {
+        volumes.push_back({{"name", v.name}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", v.size_limit}}}});
+      } else {
+        volumes.push_back({{"name", v.name}, {"persistentVolumeClaim", {{"claimName", v.claim_name}}}});
+      }
+    }
+    spec["volumes"] = std::move(volumes);
+  }
+  spec["containers"] = Json::array({ContainerJson(pod)});
+
+  Json out;
+  if (!metadata.empty()) out["metadata"] = std::move(metadata);
+  out["spec"] = std::move(spec);
+  return out;
+}
+
+Json FlowToJson(const Flow& flow) {
+  Json out;
+  out["flow"] = flow.name;
+  out["k8s_name"] = flow.k8s_name;
+  Json params = Json::array();
+  for (const Param& p : flow.params) {
+    Json j;
+    j["name"] = p.name;
+    j["type"] = ParamTypeName(p.type);
+    if (p.default_json) {
+      j["default"] = Json::parse(*p.default_json);
+    } else {
+      j["required"] = true;
+    }
+    params.push_back(std::move(j));
+  }
+  out["params"] = std::move(params);
+  if (flow.schedule) {
+    Json s;
+    s["cron"] = flow.schedule->cron;
+    if (!flow.schedule->timezone.empty()) s["timezone"] = flow.schedule->timezone;
+    out["schedule"] = std::move(s);
+  }
+  Json steps = Json::array();
+  for (const Step& step : flow.steps) steps.push_back(StepJson(flow, step));
+  out["steps"] = std::move(steps);
+  return out;
+}
+
+std::string FlowToJsonText(const Flow& flow) { return FlowToJson(flow).dump(2) + "\n"; }
+
+}  // namespace flowc::ir

@@ -1,0 +1,27 @@
+// The IR as stable, readable JSON (`flowc compile --target ir`).
+//
+// Keys keep a fixed order and unset fields are left out, so the text is the
+// same for the same flow. A step's "pod" has the shape of a Kubernetes Pod
+// (metadata, spec.containers[0], ...): it is the reference every read-back
+// test compares a target's pods with.
+#ifndef FLOWC_IR_IR_JSON_H_
+#define FLOWC_IR_IR_JSON_H_
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "compiler/ir/ir.h"
+
+namespace flowc::ir {
+
+nlohmann::ordered_json PodToJson(const Pod& pod);
+nlohmann::ordered_json FlowToJson(const Flow& flow);
+// The whole document, indented, with a final newline.
+std::string FlowToJsonText(const Flow& flow);
+
+const char* ParamTypeName(Param::Type type);
+
+}  // namespace flowc::ir
+
+#endif  // FLOWC_IR_IR_JSON_H_

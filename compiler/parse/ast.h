@@ -1,0 +1,106 @@
+// The abstract syntax tree of a .flow file: plain structs, no ANTLR types.
+//
+// Produced by compiler/parse (Parse), consumed by compiler/graph. Every node
+// keeps the SourceRange it came from, so later stages can point at it. The
+// tree is exactly what was written: no defaults, no checks beyond syntax.
+#ifndef FLOWC_PARSE_AST_H_
+#define FLOWC_PARSE_AST_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/diag/source.h"
+
+namespace flowc::ast {
+
+using diag::SourceRange;
+
+struct Identifier {
+  std::string name;
+  SourceRange range;
+};
+
+struct MapEntry;
+
+struct Value {
+  enum class Kind { kString, kInt, kFloat, kBool, kNull, kList, kMap };
+
+  Kind kind = Kind::kNull;
+  SourceRange range;
+  std::string string;  // kString: decoded text
+  bool raw = false;    // kString: written as """..."""
+  int64_t int_value = 0;
+  double float_value = 0;
+  bool bool_value = false;
+  std::vector<Value> items;       // kList
+  std::vector<MapEntry> entries;  // kMap, in written order
+
+  bool is_number() const { return kind == Kind::kInt || kind == Kind::kFloat; }
+  double AsDouble() const { return kind == Kind::kInt ? static_cast<double>(int_value) : float_value; }
+};
+
+struct MapEntry {
+  std::string key;
+  SourceRange key_range;
+  Value value;
+};
+
+// A name in the text of the language: "string", "int", "list", ...
+const char* KindName(Value::Kind kind);
+
+struct Argument {
+  Identifier name;
+  Value value;
+};
+
+struct Decorator {
+  Identifier name;  // without the '@'
+  SourceRange range;  // '@' through the closing ')'
+  std::vector<Argument> arguments;
+};
+
+struct Param {
+  Identifier name;
+  std::optional<Identifier> type;
+  std::optional<Value> default_value;
+  SourceRange range;
+};
+
+struct Run {
+  Value command;  // a kString, or a kList of what was written
+  SourceRange range;
+};
+
+struct Next {
+  std::vector<Identifier> targets;
+  // `next s foreach X`: X is a param name or a literal list.
+  std::optional<Identifier> foreach_param;
+  std::optional<Value> foreach_list;
+  SourceRange range;
+
+  bool is_foreach() const { return foreach_param.has_value() || foreach_list.has_value(); }
+};
+
+struct Step {
+  Identifier name;
+  std::vector<Decorator> decorators;
+  // The grammar lets a step hold any number of each; graph checks for one.
+  std::vector<Run> runs;
+  std::vector<Next> nexts;
+  SourceRange range;
+};
+
+struct Flow {
+  Identifier name;
+  std::vector<Decorator> decorators;
+  std::vector<Param> params;
+  std::vector<Step> steps;
+  SourceRange range;
+};
+
+}  // namespace flowc::ast
+
+#endif  // FLOWC_PARSE_AST_H_

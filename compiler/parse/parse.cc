@@ -1,0 +1,164 @@
+#include "compiler/parse/parse.h"
+
+#include <fmt/format.h>
+
+#include "FlowLexer.h"
+#include "FlowParser.h"
+#include "antlr4-runtime.h"
+#include "compiler/parse/strings.h"
+#include "compiler/parse/tree_to_ast.h"
+
+namespace flowc::parse {
+namespace {
+
+using flowc_grammar::FlowLexer;
+using flowc_grammar::FlowParser;
+
+// How a token type reads in a message: keywords and punctuation quoted,
+// the rest by what they are.
+std::string TokenName(size_t type, const antlr4::dfa::Vocabulary& vocabulary) {
+  switch (type) {
+    case antlr4::Token::EOF: return "end of file";
+    case FlowLexer::IDENT: return "identifier";
+    case FlowLexer::STRING:
+    case FlowLexer::RAW_STRING: return "string";
+    case FlowLexer::NUMBER: return "number";
+    default: return vocabulary.getLiteralName(type);
+  }
+}
+
+std::string Found(const antlr4::Token* token) {
+  if (token == nullptr || token->getType() == antlr4::Token::EOF) return "end of file";
+  std::string text = token->getText();
+  if (text.size() > 32) text = text.substr(0, 29) + "...";
+  return fmt::format("'{}'", text);
+}
+
+std::string ExpectedList(const antlr4::misc::IntervalSet& expected,
+                         const antlr4::dfa::Vocabulary& vocabulary) {
+  std::vector<std::string> names;
+  for (ssize_t type : expected.toList()) {
+    std::string name = TokenName(static_cast<size_t>(type), vocabulary);
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  if (names.empty()) return "";
+  std::string out = names[0];
+  for (size_t i = 1; i < names.size(); ++i) {
+    out += (i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return out;
+}
+
+// Sends ANTLR's syntax errors to the diagnostics engine, in our words.
+class ErrorListener : public antlr4::BaseErrorListener {
+ public:
+  ErrorListener(const TokenLocator& locator, diag::Reporter& report)
+      : at_(locator), report_(report) {}
+
+  void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending, size_t, size_t,
+                   const std::string&, std::exception_ptr) override {
+    // Lexical errors were reported from the token stream already.
+    if (offending != nullptr && (offending->getType() == FlowLexer::ERROR_CHAR ||
+                                 offending->getType() == FlowLexer::UNTERMINATED_STRING)) {
+      return;
+    }
+    auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+    std::string expected;
+    if (parser != nullptr) expected = ExpectedList(parser->getExpectedTokens(), parser->getVocabulary());
+    std::string message = expected.empty()
+                              ? fmt::format("unexpected {}", Found(offending))
+                              : fmt::format("expected {}, found {}", expected, Found(offending));
+    report_(diag::Code::kSyntax, at_.Range(offending), std::move(message));
+  }
+
+ private:
+  const TokenLocator& at_;
+  diag::Reporter& report_;
+};
+
+// Deeper nesting than this is no real flow, and would only exhaust the
+// parser's stack (the parser recurses once per level).
+constexpr int kMaxNesting = 64;
+
+// Reports ERROR_CHAR and UNTERMINATED_STRING tokens, and nesting too deep to
+// parse; false when the parser must not run at all.
+bool CheckTokens(antlr4::CommonTokenStream& tokens, const TokenLocator& at,
+                 diag::Reporter& report) {
+  int depth = 0;
+  for (antlr4::Token* token : tokens.getTokens()) {
+    size_t type = token->getType();
+    if (type == FlowLexer::LBRACK || type == FlowLexer::LBRACE || type == FlowLexer::LPAREN) {
+      if (++depth > kMaxNesting) {
+        report(diag::Code::kSyntax, at.Range(token),
+               fmt::format("values nest deeper than {} levels", kMaxNesting));
+        return false;
+      }
+    } else if (type == FlowLexer::RBRACK || type == FlowLexer::RBRACE ||
+               type == FlowLexer::RPAREN) {
+      depth = std::max(0, depth - 1);
+    } else if (type == FlowLexer::ERROR_CHAR) {
+      std::string text = token->getText();
+      auto& d = report(diag::Code::kInvalidCharacter, at.Range(token),
+                       fmt::format("unexpected character '{}'", text));
+      if (text == "'") d.SetHelp("strings are written in double quotes");
+      if (text == "-") d.SetHelp("names are written with '_', as in 'my_step'");
+    } else if (type == FlowLexer::UNTERMINATED_STRING) {
+      report(diag::Code::kUnterminatedString, at.Range(token), "unterminated string")
+          .SetHelp("close it with '\"' on the same line, or use \"\"\"...\"\"\" for text that "
+                   "spans lines");
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<ast::Flow> Parse(const diag::SourceFile& file, diag::Diagnostics& diagnostics) {
+  diag::Reporter report(diagnostics, file);
+  if (auto bad = FindInvalidUtf8(file.text())) {
+    report(diag::Code::kInvalidUtf8, file.RangeAt(static_cast<uint32_t>(*bad), 1),
+           "the file is not valid UTF-8 text")
+        .SetHelp("flow files are UTF-8; save the file as UTF-8");
+    return std::nullopt;
+  }
+
+  size_t errors_before = diagnostics.error_count();
+  antlr4::ANTLRInputStream input(file.text());
+  FlowLexer lexer(&input);
+  lexer.removeErrorListeners();
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+  TokenLocator locator(file);
+  if (!CheckTokens(tokens, locator, report)) return std::nullopt;
+
+  FlowParser parser(&tokens);
+  parser.removeErrorListeners();
+  // The grammar is SLL; try the fast mode first and fall back to full LL
+  // with error recovery (and reporting) only when it fails.
+  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+      antlr4::atn::PredictionMode::SLL);
+  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  FlowParser::FileContext* tree = nullptr;
+  try {
+    tree = parser.file();
+  } catch (const antlr4::ParseCancellationException&) {
+    tree = nullptr;
+  }
+  if (tree == nullptr) {
+    tokens.seek(0);
+    parser.reset();
+    ErrorListener listener(locator, report);
+    parser.addErrorListener(&listener);
+    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+        antlr4::atn::PredictionMode::LL);
+    tree = parser.file();
+    parser.removeErrorListeners();
+  }
+  if (diagnostics.error_count() > errors_before) return std::nullopt;
+  ast::Flow flow = TreeToAst(*tree, locator, report);
+  if (diagnostics.error_count() > errors_before) return std::nullopt;
+  return flow;
+}
+
+}  // namespace flowc::parse

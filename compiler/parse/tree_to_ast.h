@@ -1,0 +1,40 @@
+// Parse tree -> AST. Private to compiler/parse: the only header outside the
+// generated code that names ANTLR's context types.
+#ifndef FLOWC_PARSE_TREE_TO_AST_H_
+#define FLOWC_PARSE_TREE_TO_AST_H_
+
+#include <vector>
+
+#include "FlowParser.h"
+#include "compiler/diag/diagnostics.h"
+#include "compiler/parse/ast.h"
+
+namespace flowc::parse {
+
+// Maps ANTLR's code-point indexes to byte ranges of the source file.
+class TokenLocator {
+ public:
+  explicit TokenLocator(const diag::SourceFile& file);
+  diag::SourceRange Range(const antlr4::Token* start, const antlr4::Token* stop) const;
+  diag::SourceRange Range(const antlr4::Token* token) const { return Range(token, token); }
+  diag::SourceRange Range(antlr4::tree::TerminalNode* node) const {
+    return Range(node->getSymbol());
+  }
+  diag::SourceRange Range(antlr4::ParserRuleContext* context) const {
+    return Range(context->getStart(), context->getStop());
+  }
+  const diag::SourceFile& file() const { return file_; }
+
+ private:
+  const diag::SourceFile& file_;
+  std::vector<uint32_t> byte_of_codepoint_;
+};
+
+// Builds the AST of a syntactically valid file. Reports bad escapes and
+// out-of-range numbers (lexically valid, semantically not).
+ast::Flow TreeToAst(flowc_grammar::FlowParser::FileContext& file, const TokenLocator& locator,
+                    diag::Reporter& report);
+
+}  // namespace flowc::parse
+
+#endif  // FLOWC_PARSE_TREE_TO_AST_H_

@@ -1,0 +1,45 @@
+// Tokens of the flow language (../shared/DSL.md, "Lexical rules").
+//
+// The lexer never fails: text it cannot otherwise match becomes an
+// UNTERMINATED_STRING or ERROR_CHAR token, which compiler/parse turns into a
+// precise diagnostic. Escapes inside strings are checked there too, so that a
+// bad escape is reported at its own column rather than as a lexer error.
+// TRUE_, FALSE_ and NULL_ carry a '_' because C headers define NULL (and
+// some TRUE and FALSE) as macros, which would break the generated C++.
+lexer grammar FlowLexer;
+
+FLOW    : 'flow';
+STEP    : 'step';
+PARAM   : 'param';
+NEXT    : 'next';
+FOREACH : 'foreach';
+RUN     : 'run';
+TRUE_   : 'true';
+FALSE_  : 'false';
+NULL_   : 'null';
+
+AT       : '@';
+LPAREN   : '(';
+RPAREN   : ')';
+LBRACE   : '{';
+RBRACE   : '}';
+LBRACK   : '[';
+RBRACK   : ']';
+COMMA    : ',';
+COLON    : ':';
+EQUALS   : '=';
+
+// """...""" is raw: every character up to the closing """, newlines included.
+RAW_STRING : '"""' .*? '"""';
+STRING     : '"' ( '\\' ~[\r\n] | ~["\\\r\n] )* '"';
+UNTERMINATED_STRING : '"' ( '\\' ~[\r\n] | ~["\\\r\n] )* ;
+
+NUMBER : '-'? DIGITS ( '.' DIGITS )? ( [eE] [+-]? DIGITS )? ;
+IDENT  : [A-Za-z_] [A-Za-z0-9_]* ;
+
+COMMENT : '#' ~[\r\n]* -> skip;
+WS      : [ \t\r\n]+ -> skip;
+
+ERROR_CHAR : . ;
+
+fragment DIGITS : [0-9]+ ;
