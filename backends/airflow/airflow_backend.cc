@@ -1,25 +1,973 @@
-// Placeholder until the Airflow target is written.
 #include "backends/airflow/airflow_backend.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "backends/airflow/python.h"
+#include "backends/k8s/jobset.h"
 
 namespace flowc::backends::airflow {
 namespace {
 
-class Placeholder final : public Backend {
+using Kwargs = PyExpr::Kwargs;
+
+// ---------------------------------------------------------------------------
+// The fixed Python every DAG file may embed; each piece only when used.
+
+constexpr const char* kItemTextHelper = R"py(
+def flowc_item_text(item):
+    """A foreach element as its tasks see it: strings as they are, anything else as JSON."""
+    if isinstance(item, str):
+        return item
+    return json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+)py";
+
+constexpr const char* kArgvHelper = R"py(
+def flowc_argv(argv, item):
+    """The command of one foreach task: `argv` with the element in place of each None part.
+
+    Airflow does not render mapped arguments, so the parts (already rendered, as arguments
+    of this task) are joined around the element here.
+    """
+    item = flowc_item_text(item)
+    return [
+        arg if isinstance(arg, str) else "".join(item if part is None else part for part in arg)
+        for arg in argv
+    ]
+)py";
+
+constexpr const char* kItemsHelper = R"py(
+def flowc_items(items=None, param=None, **context):
+    """A foreach's elements: the literal `items`, or this run's value of the list param `param`."""
+    if param is not None:
+        items = context["params"][param]
+    if not isinstance(items, list):
+        raise TypeError("foreach over {}: expected a list, got {!r}".format(param, items))
+    return items
+)py";
+
+constexpr const char* kArgvsHelper = R"py(
+def flowc_argvs(argv, items=None, param=None, **context):
+    """The commands of a mapped foreach step, one per element (see flowc_argv)."""
+    return [flowc_argv(argv, item) for item in flowc_items(items, param, **context)]
+)py";
+
+constexpr const char* kJobSetHelper = R"py(
+def flowc_run_jobset(step, item=None, **context):
+    """Runs a @parallel step: creates its JobSet, waits for a terminal state, deletes it.
+
+    The JobSet is FLOWC_JOBSETS[step], the one `flowc compile --target jobset` emits for the
+    step, named uniquely for this try. Only its commands are templates: they are rendered
+    here, after the YAML is parsed, so no param value can change the manifest's structure.
+    """
+    jobset = yaml.safe_load(FLOWC_JOBSETS[step])
+    ti = context["ti"]
+    key = "/".join(
+        str(part) for part in (ti.dag_id, context["run_id"], ti.task_id, ti.map_index, ti.try_number)
+    )
+    name = "{}-{}".format(jobset["metadata"]["name"], hashlib.sha256(key.encode()).hexdigest()[:8])
+    jobset["metadata"]["name"] = name
+    values = {"params": context["params"], "run_id": context["run_id"]}
+    if item is not None:
+        values["item"] = flowc_item_text(item)
+    for replicated_job in jobset["spec"]["replicatedJobs"]:
+        for container in replicated_job["template"]["spec"]["template"]["spec"]["containers"]:
+            container["command"] = [
+                context["task"].render_template(arg, values) for arg in container["command"]
+            ]
+    namespace = jobset["metadata"].get("namespace")
+    api = {"group": "jobset.x-k8s.io", "version": "v1alpha2", "plural": "jobsets"}
+    hook = KubernetesHook()
+    hook.create_custom_object(body=jobset, namespace=namespace, **api)
+    try:
+        while True:
+            found = hook.get_custom_object(name=name, namespace=namespace, **api)
+            status = found.get("status") or {}
+            if status.get("terminalState") == "Completed":
+                return
+            if status.get("terminalState") == "Failed":
+                raise RuntimeError("JobSet {} failed: {}".format(name, status.get("conditions")))
+            time.sleep(30)
+    finally:
+        try:
+            hook.delete_custom_object(
+                name=name, namespace=namespace, propagation_policy="Background", **api
+            )
+        except ApiException as error:
+            if error.status != 404:
+                raise
+)py";
+
+// Names a DAG file defines or imports, and Python's own: no step variable
+// may take one, or it would shadow what later code calls.
+const std::set<std::string>& ReservedNames() {
+  static const std::set<std::string> names = {
+      // Keywords (and soft keywords, for readability).
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "case",
+      "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from",
+      "global", "if", "import", "in", "is", "lambda", "match", "nonlocal", "not", "or", "pass",
+      "raise", "return", "try", "type", "while", "with", "yield",
+      // Builtins.
+      "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint", "bytearray",
+      "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright", "credits",
+      "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter",
+      "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex",
+      "id", "input", "int", "isinstance", "issubclass", "iter", "len", "license", "list",
+      "locals", "map", "max", "memoryview", "min", "next", "object", "oct", "open", "ord", "pow",
+      "print", "property", "quit", "range", "repr", "reversed", "round", "set", "setattr",
+      "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "vars", "zip",
+      "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "Ellipsis",
+      "Exception", "KeyError", "LookupError", "NotImplemented", "OSError", "RuntimeError",
+      "StopIteration", "TypeError", "ValueError",
+      // What the file imports or defines.
+      "ApiException", "DAG", "KubernetesHook", "KubernetesPodOperator", "Param", "dag",
+      "datetime", "hashlib", "item", "json", "k8s", "pendulum", "task", "task_group", "time",
+      "yaml"};
+  return names;
+}
+
+// ---------------------------------------------------------------------------
+// The plan: how each foreach runs on Airflow.
+
+// Airflow maps one level deep: a mapped task, or the tasks of a mapped task
+// group, but nothing mapped inside a mapped group. Every other foreach runs
+// once per element of its literal list as tasks written out in the file.
+enum class ForeachMode { kMappedTask, kMappedGroup, kUnrolled };
+
+struct Plan {
+  std::map<size_t, ForeachMode> mode;          // by the foreach step's index
+  std::map<size_t, std::vector<size_t>> body;  // the body's steps, in flow order
+};
+
+// Which element of which unrolled foreach an instance of a step runs for,
+// outermost first.
+using Binding = std::vector<std::pair<size_t, size_t>>;
+
+bool IsDynamic(ForeachMode mode) { return mode != ForeachMode::kUnrolled; }
+
+bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
+  bool ok = true;
+  for (size_t f = 0; f < flow.steps.size(); ++f) {
+    if (!flow.steps[f].foreach) continue;
+    for (size_t s = 0; s < flow.steps.size(); ++s) {
+      const auto& chain = flow.steps[s].enclosing_foreach;
+      if (std::find(chain.begin(), chain.end(), f) != chain.end()) plan.body[f].push_back(s);
+    }
+  }
+  auto is_param = [&](size_t f) { return !flow.steps[f].foreach->param.empty(); };
+  // Steps come in topological order, so a foreach is decided after every
+  // foreach that encloses it.
+  for (size_t f = 0; f < flow.steps.size(); ++f) {
+    const ir::Step& step = flow.steps[f];
+    if (!step.foreach) continue;
+    std::optional<size_t> dynamic_ancestor;
+    for (size_t a : step.enclosing_foreach) {
+      if (IsDynamic(plan.mode[a])) dynamic_ancestor = a;
+    }
+    bool param_inside = false;
+    for (size_t s : plan.body[f]) {
+      if (flow.steps[s].foreach && is_param(s)) param_inside = true;
+    }
+    bool dynamic = is_param(f) || (!dynamic_ancestor && !param_inside);
+    if (dynamic && dynamic_ancestor) {
+      ok = false;
+      report(diag::Code::kUnsupportedByTarget, step.range,
+             fmt::format("the foreach of step '{}' over list param '{}' is nested in the foreach "
+                         "of step '{}', and Airflow cannot map tasks inside a mapped task group",
+                         step.name, step.foreach->param, flow.steps[*dynamic_ancestor].name))
+          .SetHelp("iterate one of the two over a literal list, which the airflow target "
+                   "writes out as one task per element");
+      continue;
+    }
+    if (!dynamic && step.foreach->items.empty()) {
+      ok = false;
+      report(diag::Code::kUnsupportedByTarget, step.range,
+             fmt::format("the foreach of step '{}' is over an empty list", step.name))
+          .SetHelp("give the list at least one element");
+      continue;
+    }
+    plan.mode[f] = !dynamic                      ? ForeachMode::kUnrolled
+                   : plan.body[f].size() == 1 ? ForeachMode::kMappedTask
+                                              : ForeachMode::kMappedGroup;
+  }
+  return ok;
+}
+
+// ---------------------------------------------------------------------------
+// Values.
+
+PyExpr JsonToPython(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::null: return PyExpr::None();
+    case nlohmann::json::value_t::boolean: return PyExpr::Bool(value.get<bool>());
+    case nlohmann::json::value_t::string: return PyExpr::Str(value.get<std::string>());
+    case nlohmann::json::value_t::array: {
+      std::vector<PyExpr> items;
+      for (const auto& item : value) items.push_back(JsonToPython(item));
+      return PyExpr::List(std::move(items));
+    }
+    case nlohmann::json::value_t::object: {
+      std::vector<std::pair<PyExpr, PyExpr>> items;
+      for (const auto& [key, item] : value.items()) {
+        items.emplace_back(PyExpr::Str(key), JsonToPython(item));
+      }
+      return PyExpr::Dict(std::move(items));
+    }
+    default:  // numbers: JSON's spelling is Python's
+      return PyExpr::Code(value.dump());
+  }
+}
+
+const char* JsonSchemaType(ir::Param::Type type) {
+  switch (type) {
+    case ir::Param::Type::kStr: return "string";
+    case ir::Param::Type::kInt: return "integer";
+    case ir::Param::Type::kFloat: return "number";
+    case ir::Param::Type::kBool: return "boolean";
+    case ir::Param::Type::kList: return "array";
+  }
+  return "string";
+}
+
+PyExpr ParamExpr(const ir::Param& param) {
+  PyExpr type = PyExpr::Str(JsonSchemaType(param.type));
+  if (!param.default_json) return PyExpr::Call("Param", {}, {{"type", type}});
+  nlohmann::json value = nlohmann::json::parse(*param.default_json);
+  if (value.is_null()) type = PyExpr::List({PyExpr::Str("null"), type});
+  return PyExpr::Call("Param", {JsonToPython(value)}, {{"type", type}});
+}
+
+// A string Airflow renders with Jinja before use, and one it does not
+// (KubernetesPodOperator.template_fields and its nested fields decide which).
+PyExpr Rendered(std::string_view text) { return PyExpr::Str(JinjaLiteral(text)); }
+PyExpr Raw(std::string_view text) { return PyExpr::Str(text); }
+
+PyExpr RenderedMap(const ir::KeyValues& pairs) {
+  std::vector<std::pair<PyExpr, PyExpr>> items;
+  for (const auto& [key, value] : pairs) items.emplace_back(Raw(key), Rendered(value));
+  return PyExpr::Dict(std::move(items));
+}
+
+// ---------------------------------------------------------------------------
+// The one pod renderer: ir::Pod -> KubernetesPodOperator keyword arguments,
+// in ir::Pod's order. `cmds` is the command, already translated (absent for
+// a mapped task, which gets it from expand()).
+
+Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
+  Kwargs kw;
+  auto k8s = [](const char* model, Kwargs args) {
+    return PyExpr::Call(fmt::format("k8s.{}", model), {}, std::move(args));
+  };
+  if (!pod.namespace_.empty()) kw.emplace_back("namespace", Rendered(pod.namespace_));
+  if (!pod.labels.empty()) kw.emplace_back("labels", RenderedMap(pod.labels));
+  if (!pod.annotations.empty()) kw.emplace_back("annotations", RenderedMap(pod.annotations));
+
+  // The container, named as in every other target.
+  kw.emplace_back("base_container_name", Rendered("main"));
+  kw.emplace_back("image", Rendered(pod.image));
+  if (cmds) kw.emplace_back("cmds", std::move(*cmds));
+  if (!pod.env.empty()) {
+    std::vector<PyExpr> env;
+    for (const ir::EnvVar& e : pod.env) {
+      if (e.field_path.empty()) {
+        env.push_back(k8s("V1EnvVar", {{"name", Rendered(e.name)}, {"value", Rendered(e.value)}}));
+      } else {
+        PyExpr field = k8s("V1ObjectFieldSelector", {{"field_path", Raw(e.field_path)}});
+        PyExpr source = k8s("V1EnvVarSource", {{"field_ref", std::move(field)}});
+        env.push_back(k8s("V1EnvVar", {{"name", Rendered(e.name)}, {"value_from", source}}));
+      }
+    }
+    kw.emplace_back("env_vars", PyExpr::List(std::move(env)));
+  }
+  if (!pod.env_from_secrets.empty()) {
+    std::vector<PyExpr> sources;
+    for (const std::string& secret : pod.env_from_secrets) {
+      PyExpr ref = k8s("V1SecretEnvSource", {{"name", Raw(secret)}});
+      sources.push_back(k8s("V1EnvFromSource", {{"secret_ref", std::move(ref)}}));
+    }
+    kw.emplace_back("env_from", PyExpr::List(std::move(sources)));
+  }
+  if (!pod.resources.requests.empty() || !pod.resources.limits.empty()) {
+    Kwargs resources;
+    if (!pod.resources.requests.empty()) {
+      resources.emplace_back("requests", RenderedMap(pod.resources.requests));
+    }
+    if (!pod.resources.limits.empty()) {
+      resources.emplace_back("limits", RenderedMap(pod.resources.limits));
+    }
+    kw.emplace_back("container_resources", k8s("V1ResourceRequirements", std::move(resources)));
+  }
+  if (!pod.volume_mounts.empty()) {
+    std::vector<PyExpr> mounts;
+    for (const ir::VolumeMount& m : pod.volume_mounts) {
+      mounts.push_back(
+          k8s("V1VolumeMount", {{"name", Rendered(m.name)}, {"mount_path", Raw(m.mount_path)}}));
+    }
+    kw.emplace_back("volume_mounts", PyExpr::List(std::move(mounts)));
+  }
+  if (!pod.image_pull_policy.empty()) {
+    kw.emplace_back("image_pull_policy", Raw(pod.image_pull_policy));
+  }
+  if (pod.security_context) {
+    const ir::SecurityContext& s = *pod.security_context;
+    Kwargs sc;
+    if (s.privileged) sc.emplace_back("privileged", PyExpr::Bool(*s.privileged));
+    if (s.allow_privilege_escalation) {
+      sc.emplace_back("allow_privilege_escalation", PyExpr::Bool(*s.allow_privilege_escalation));
+    }
+    if (s.run_as_user) sc.emplace_back("run_as_user", PyExpr::Int(*s.run_as_user));
+    if (s.run_as_group) sc.emplace_back("run_as_group", PyExpr::Int(*s.run_as_group));
+    if (s.run_as_non_root) sc.emplace_back("run_as_non_root", PyExpr::Bool(*s.run_as_non_root));
+    kw.emplace_back("container_security_context", k8s("V1SecurityContext", std::move(sc)));
+  }
+  if (pod.port) {
+    kw.emplace_back("ports", PyExpr::List({k8s("V1ContainerPort",
+                                               {{"container_port", PyExpr::Int(*pod.port)}})}));
+  }
+
+  // The pod spec.
+  if (!pod.service_account_name.empty()) {
+    kw.emplace_back("service_account_name", Raw(pod.service_account_name));
+  }
+  if (!pod.node_selector.empty()) kw.emplace_back("node_selector", RenderedMap(pod.node_selector));
+  if (!pod.tolerations.empty()) {
+    std::vector<PyExpr> tolerations;
+    for (const ir::Toleration& t : pod.tolerations) {
+      Kwargs args;
+      if (!t.key.empty()) args.emplace_back("key", Raw(t.key));
+      if (!t.op.empty()) args.emplace_back("operator", Raw(t.op));
+      if (!t.value.empty()) args.emplace_back("value", Raw(t.value));
+      if (!t.effect.empty()) args.emplace_back("effect", Raw(t.effect));
+      if (t.toleration_seconds) {
+        args.emplace_back("toleration_seconds", PyExpr::Int(*t.toleration_seconds));
+      }
+      tolerations.push_back(k8s("V1Toleration", std::move(args)));
+    }
+    kw.emplace_back("tolerations", PyExpr::List(std::move(tolerations)));
+  }
+  if (!pod.volumes.empty()) {
+    std::vector<PyExpr> volumes;
+    for (const ir::Volume& v : pod.volumes) {
+      PyExpr source =
+          v.kind == ir::Volume::Kind::kMemory
+              ? k8s("V1EmptyDirVolumeSource",
+                    {{"medium", Raw("Memory")}, {"size_limit", Raw(v.size_limit)}})
+              : k8s("V1PersistentVolumeClaimVolumeSource", {{"claim_name", Rendered(v.claim_name)}});
+      const char* field =
+          v.kind == ir::Volume::Kind::kMemory ? "empty_dir" : "persistent_volume_claim";
+      volumes.push_back(k8s("V1Volume", {{"name", Rendered(v.name)}, {field, std::move(source)}}));
+    }
+    kw.emplace_back("volumes", PyExpr::List(std::move(volumes)));
+  }
+  if (!pod.image_pull_secrets.empty()) {
+    std::vector<PyExpr> secrets;
+    for (const std::string& s : pod.image_pull_secrets) {
+      secrets.push_back(k8s("V1LocalObjectReference", {{"name", Raw(s)}}));
+    }
+    kw.emplace_back("image_pull_secrets", PyExpr::List(std::move(secrets)));
+  }
+  return kw;
+}
+
+bool NeedsDatetime(const ir::Step& step) {
+  return (step.retry && step.retry->times > 0) || step.timeout_seconds.has_value();
+}
+
+// retries, retry_delay, execution_timeout: the step's control block.
+void AppendControlKwargs(const ir::Step& step, Kwargs& kw) {
+  if (step.retry) {
+    kw.emplace_back("retries", PyExpr::Int(step.retry->times));
+    if (step.retry->times > 0) {
+      kw.emplace_back("retry_delay",
+                      PyExpr::Code(fmt::format("datetime.timedelta(minutes={})",
+                                               step.retry->minutes_between_retries)));
+    }
+  }
+  if (step.timeout_seconds) {
+    kw.emplace_back("execution_timeout",
+                    PyExpr::Code(fmt::format("datetime.timedelta(seconds={})",
+                                             *step.timeout_seconds)));
+  }
+}
+
+// The JobSet of a @parallel step, with its commands as Jinja templates that
+// flowc_run_jobset renders; nothing else in it is rendered.
+class JobSetStrings final : public k8s::StringPolicy {
+ public:
+  explicit JobSetStrings(const ir::Flow& flow) {
+    scope_.params = &flow.params;
+    scope_.item = JinjaScope::Item::kVariable;
+  }
+  std::string Text(const ir::Text& text) const override { return JinjaText(text, scope_); }
+
+ private:
+  JinjaScope scope_;
+};
+
+std::string JobSetBaseName(const ir::Flow& flow, const ir::Step& step) {
+  return fmt::format("{}-{}", flow.k8s_name, step.k8s_name);
+}
+// flowc_run_jobset appends "-" and 8 hex digits.
+constexpr size_t kJobSetSuffixLength = 9;
+
+// `task(task_id=..., ...)(fn)`: a TaskFlow task running one of the helpers.
+PyExpr HelperTask(Kwargs task_kwargs, const char* fn) {
+  return PyExpr::Call(PyExpr::Call("task", {}, std::move(task_kwargs)), {PyExpr::Code(fn)});
+}
+
+bool HasItem(const ir::Text& text) {
+  for (const ir::Segment& s : text.segments) {
+    if (s.kind == ir::Segment::Kind::kItem) return true;
+  }
+  return false;
+}
+
+bool HasItem(const ir::Pod& pod) {
+  for (const ir::Text& arg : pod.command) {
+    if (HasItem(arg)) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// The writer.
+
+class DagWriter {
+ public:
+  DagWriter(const ir::Flow& flow, const Plan& plan) : flow_(flow), plan_(plan) {
+    params_scope_.params = &flow.params;
+  }
+
+  std::string Write() {
+    std::string body = Body();
+    std::string out = Header();
+    out += Helpers();
+    out += "\n\n";
+    out += body;
+    return out;
+  }
+
+ private:
+  // --- names ---------------------------------------------------------------
+
+  std::string Var(std::string base) {
+    bool plain = ReservedNames().count(base) == 0 && base.rfind("flowc_", 0) != 0 &&
+                 base.rfind("FLOWC_", 0) != 0;
+    while (!plain || used_vars_.count(base) != 0) {
+      base += "_";
+      plain = true;
+    }
+    used_vars_.insert(base);
+    return base;
+  }
+
+  static std::string Suffix(const Binding& binding, size_t skip, char sep) {
+    std::string out;
+    for (size_t i = skip; i < binding.size(); ++i) out += fmt::format("{}{}", sep, binding[i].second);
+    return out;
+  }
+
+  static std::string Key(size_t index, const Binding& binding) {
+    std::string out = std::to_string(index);
+    for (const auto& [f, i] : binding) out += fmt::format(":{}={}", f, i);
+    return out;
+  }
+
+  // --- the plan, per step --------------------------------------------------
+
+  std::vector<size_t> Unrolled(const std::vector<size_t>& chain) const {
+    std::vector<size_t> out;
+    for (size_t f : chain) {
+      if (plan_.mode.at(f) == ForeachMode::kUnrolled) out.push_back(f);
+    }
+    return out;
+  }
+
+  std::optional<size_t> DynamicOf(size_t s) const {
+    for (size_t f : flow_.steps[s].enclosing_foreach) {
+      if (IsDynamic(plan_.mode.at(f))) return f;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<size_t> GroupOf(size_t s) const {
+    std::optional<size_t> f = DynamicOf(s);
+    if (f && plan_.mode.at(*f) == ForeachMode::kMappedGroup) return f;
+    return std::nullopt;
+  }
+
+  // Every binding of `foreaches` (unrolled, outermost first) extending `base`.
+  std::vector<Binding> Bindings(const std::vector<size_t>& foreaches, const Binding& base) const {
+    std::vector<Binding> out = {base};
+    for (size_t f : foreaches) {
+      bool bound = false;
+      for (const auto& entry : base) bound = bound || entry.first == f;
+      if (bound) continue;
+      std::vector<Binding> next;
+      for (const Binding& b : out) {
+        for (size_t i = 0; i < flow_.steps[f].foreach->items.size(); ++i) {
+          Binding extended = b;
+          extended.emplace_back(f, i);
+          next.push_back(std::move(extended));
+        }
+      }
+      out = std::move(next);
+    }
+    return out;
+  }
+
+  static bool Compatible(const Binding& a, const Binding& b) {
+    for (const auto& [f, i] : a) {
+      for (const auto& [g, j] : b) {
+        if (f == g && i != j) return false;
+      }
+    }
+    return true;
+  }
+
+  // --- the file ------------------------------------------------------------
+
+  std::string Header() const {
+    std::string out;
+    std::string from;
+    if (!flow_.source_path.empty()) {
+      from = fmt::format(" from {}", std::filesystem::path(flow_.source_path).filename().string());
+    }
+    out += fmt::format("# Generated by flowc{}: the flow '{}' as an Airflow DAG.\n", from,
+                       flow_.name);
+    out += "# Every task runs the pod that `flowc compile --target ir` shows for its step.\n";
+    out += "# Needs Airflow 2.4+ or 3 and apache-airflow-providers-cncf-kubernetes 10+.\n";
+    out += "# Do not edit: change the flow and compile it again.\n";
+    std::vector<std::string> stdlib;
+    if (uses_datetime_) stdlib.push_back("datetime");
+    if (uses_jobset_) stdlib.push_back("hashlib");
+    if (uses_item_text_) stdlib.push_back("json");
+    if (uses_jobset_) stdlib.push_back("time");
+    for (const std::string& module : stdlib) out += fmt::format("import {}\n", module);
+    if (!stdlib.empty()) out += "\n";
+    out += "import pendulum\n";
+    if (uses_jobset_) out += "import yaml\n";
+    if (uses_jobset_) {
+      out += "from airflow.providers.cncf.kubernetes.hooks.kubernetes import KubernetesHook\n";
+    }
+    if (uses_pod_operator_) {
+      out += "from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator\n";
+    }
+    if (uses_pod_operator_ || uses_jobset_) {
+      out += "from kubernetes.client import models as k8s\n";
+    }
+    if (uses_jobset_) out += "from kubernetes.client.exceptions import ApiException\n";
+    std::vector<std::string> sdk = {"DAG", "Param"};
+    if (uses_task_) sdk.push_back("task");
+    if (uses_task_group_) sdk.push_back("task_group");
+    out += "\ntry:\n";
+    out += fmt::format("    from airflow.sdk import {}\n", fmt::join(sdk, ", "));
+    out += "except ImportError:  # Airflow 2\n";
+    out += "    from airflow import DAG\n";
+    std::vector<std::string> decorators;
+    if (uses_task_) decorators.push_back("task");
+    if (uses_task_group_) decorators.push_back("task_group");
+    if (!decorators.empty()) {
+      out += fmt::format("    from airflow.decorators import {}\n", fmt::join(decorators, ", "));
+    }
+    out += "    from airflow.models.param import Param\n";
+    return out;
+  }
+
+  std::string Helpers() const {
+    std::string out;
+    if (uses_item_text_) out += std::string("\n") + kItemTextHelper;
+    if (uses_argv_) out += std::string("\n") + kArgvHelper;
+    if (uses_items_) out += std::string("\n") + kItemsHelper;
+    if (uses_argvs_) out += std::string("\n") + kArgvsHelper;
+    if (uses_jobset_) {
+      out += "\n\n# The JobSet each @parallel step creates: the one `flowc compile --target jobset`\n";
+      out += "# emits for the step. flowc_run_jobset renders its commands and names it per try.\n";
+      out += "FLOWC_JOBSETS = {\n";
+      for (const auto& [name, yaml] : jobsets_) {
+        out += fmt::format("    {}: {},\n", PythonString(name), PythonString(yaml, StringStyle::kBlock));
+      }
+      out += "}\n\n";
+      out += kJobSetHelper;
+    }
+    return out;
+  }
+
+  std::string Body() {
+    std::string out = "with DAG(\n";
+    Kwargs dag;
+    dag.emplace_back("dag_id", PyExpr::Str(flow_.name));
+    dag.emplace_back("schedule",
+                     flow_.schedule ? PyExpr::Str(flow_.schedule->cron) : PyExpr::None());
+    std::string tz = flow_.schedule && !flow_.schedule->timezone.empty()
+                         ? flow_.schedule->timezone
+                         : std::string("UTC");
+    dag.emplace_back("start_date", PyExpr::Code(fmt::format("pendulum.datetime(2024, 1, 1, tz={})",
+                                                            PythonString(tz))));
+    dag.emplace_back("catchup", PyExpr::Bool(false));
+    std::vector<std::pair<PyExpr, PyExpr>> params;
+    for (const ir::Param& param : flow_.params) {
+      params.emplace_back(PyExpr::Str(param.name), ParamExpr(param));
+    }
+    dag.emplace_back("params", PyExpr::Dict(std::move(params)));
+    dag.emplace_back("tags", PyExpr::List({PyExpr::Str("flowc")}));
+    for (const auto& [name, value] : dag) {
+      out += fmt::format("    {}={},\n", name, value.FormatAt(4, 5 + name.size(), 1));
+    }
+    out += ") as dag:\n";
+
+    std::string tasks;
+    for (size_t s = 0; s < flow_.steps.size(); ++s) {
+      std::optional<size_t> dynamic = DynamicOf(s);
+      const std::vector<size_t> unrolled = Unrolled(flow_.steps[s].enclosing_foreach);
+      if (!dynamic) {
+        for (const Binding& b : Bindings(unrolled, {})) tasks += Task(s, b, 0, 4);
+      } else if (plan_.mode.at(*dynamic) == ForeachMode::kMappedTask) {
+        for (const Binding& b : Bindings(unrolled, {})) tasks += MappedTask(s, *dynamic, b);
+      } else if (plan_.body.at(*dynamic).front() == s) {
+        std::vector<size_t> outer = Unrolled(flow_.steps[*dynamic].enclosing_foreach);
+        for (const Binding& b : Bindings(outer, {})) tasks += Group(*dynamic, b);
+      }
+    }
+    out += tasks;
+    out += Edges(std::nullopt, {}, 4);
+    return out;
+  }
+
+  // A comment before the first task written out for an unrolled foreach.
+  std::string UnrolledNote(size_t s, size_t indent) {
+    std::string out;
+    for (size_t f : Unrolled(flow_.steps[s].enclosing_foreach)) {
+      if (!noted_.insert(f).second) continue;
+      out += fmt::format(
+          "{}# The foreach of '{}' runs once per element of its literal list, as the tasks\n"
+          "{}# below: Airflow cannot map tasks inside a mapped task group or around one.\n",
+          std::string(indent, ' '), flow_.steps[f].name, std::string(indent, ' '));
+    }
+    return out;
+  }
+
+  // The Python statement `var = value`, formatted at `indent`.
+  static std::string Assign(const std::string& var, const PyExpr& value, size_t indent) {
+    return fmt::format("{}{} = {}\n", std::string(indent, ' '), var,
+                       value.FormatAt(indent, indent + var.size() + 3, 0));
+  }
+
+  // One task for step `s` in `binding`; `skip` leading binding entries are
+  // the enclosing group's and are not part of the task id.
+  std::string Task(size_t s, const Binding& binding, size_t skip, size_t indent) {
+    const ir::Step& step = flow_.steps[s];
+    std::string out = UnrolledNote(s, indent);
+    std::string task_id = step.name + Suffix(binding, skip, '-');
+    std::string var = Var(step.name + Suffix(binding, skip, '_'));
+    vars_[Key(s, binding)] = var;
+
+    // Where {{item}} comes from: a written-out element, or the mapped
+    // group's argument `item`.
+    JinjaScope scope = params_scope_;
+    bool runtime_item = false;
+    if (!step.enclosing_foreach.empty()) {
+      size_t innermost = step.enclosing_foreach.back();
+      if (plan_.mode.at(innermost) == ForeachMode::kUnrolled) {
+        for (const auto& [f, i] : binding) {
+          if (f == innermost) {
+            scope.item = JinjaScope::Item::kConstant;
+            scope.item_value = flow_.steps[f].foreach->items[i];
+          }
+        }
+      } else {
+        runtime_item = true;
+      }
+    }
+    bool item_needed = HasItem(step.pod);
+
+    if (step.parallel) {
+      Kwargs task_kwargs = {{"task_id", PyExpr::Str(task_id)}};
+      AppendControlKwargs(step, task_kwargs);
+      Kwargs call = {{"step", PyExpr::Str(step.name)}};
+      if (item_needed && runtime_item) call.emplace_back("item", PyExpr::Code("item"));
+      if (item_needed && !runtime_item) call.emplace_back("item", Rendered(scope.item_value));
+      out += Assign(var, PyExpr::Call(JobSetTask(step, std::move(task_kwargs)), {}, std::move(call)),
+                    indent);
+      return out;
+    }
+
+    std::optional<PyExpr> cmds;
+    if (item_needed && runtime_item) {
+      uses_task_ = uses_argv_ = uses_item_text_ = true;
+      std::string argv_var = Var(var + "_argv");
+      PyExpr helper = HelperTask({{"task_id", PyExpr::Str(task_id + "-argv")}}, "flowc_argv");
+      PyExpr call = PyExpr::Call(std::move(helper), {},
+                                 {{"argv", ArgvParts(step.pod, scope)}, {"item", PyExpr::Code("item")}});
+      out += Assign(argv_var, call, indent);
+      cmds = PyExpr::Code(argv_var);
+    } else {
+      std::vector<PyExpr> args;
+      for (const ir::Text& arg : step.pod.command) args.push_back(PyExpr::Str(JinjaText(arg, scope)));
+      cmds = PyExpr::List(std::move(args));
+    }
+    out += Assign(var, PodOperator(step, task_id, std::move(cmds), "KubernetesPodOperator"), indent);
+    return out;
+  }
+
+  // The single step of a mapped foreach `f`: one task per element.
+  std::string MappedTask(size_t s, size_t f, const Binding& binding) {
+    const ir::Step& step = flow_.steps[s];
+    const ir::Foreach& foreach = *flow_.steps[f].foreach;
+    std::string out = UnrolledNote(s, 4);
+    std::string task_id = step.name + Suffix(binding, 0, '-');
+    std::string var = Var(step.name + Suffix(binding, 0, '_'));
+    vars_[Key(s, binding)] = var;
+    uses_task_ = true;
+
+    if (step.parallel) {
+      PyExpr items = ItemsExpr(foreach, task_id, var, out);
+      Kwargs task_kwargs = {{"task_id", PyExpr::Str(task_id)}};
+      AppendControlKwargs(step, task_kwargs);
+      PyExpr partial = PyExpr::Call(PyExpr::Attr(JobSetTask(step, std::move(task_kwargs)), "partial"),
+                                    {}, {{"step", PyExpr::Str(step.name)}});
+      out += Assign(var,
+                    PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
+                                 {{"item", std::move(items)}}),
+                    4);
+      return out;
+    }
+
+    uses_argvs_ = uses_argv_ = uses_items_ = uses_item_text_ = true;
+    std::string argv_var = Var(var + "_argv");
+    Kwargs helper_kwargs = {{"argv", ArgvParts(step.pod, params_scope_)}};
+    if (foreach.param.empty()) {
+      std::vector<PyExpr> items;
+      // Arguments of a task are rendered: the elements are escaped for Jinja.
+      for (const std::string& item : foreach.items) items.push_back(Rendered(item));
+      helper_kwargs.emplace_back("items", PyExpr::List(std::move(items)));
+    } else {
+      helper_kwargs.emplace_back("param", PyExpr::Str(foreach.param));
+    }
+    PyExpr helper = HelperTask({{"task_id", PyExpr::Str(task_id + "-argv")}}, "flowc_argvs");
+    out += Assign(argv_var, PyExpr::Call(std::move(helper), {}, std::move(helper_kwargs)), 4);
+    PyExpr partial = PodOperator(step, task_id, std::nullopt, "KubernetesPodOperator.partial");
+    out += Assign(var,
+                  PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
+                               {{"cmds", PyExpr::Code(argv_var)}}),
+                  4);
+    return out;
+  }
+
+  // A mapped task group running the body of foreach `f` once per element.
+  std::string Group(size_t f, const Binding& binding) {
+    const ir::Step& split = flow_.steps[f];
+    const std::vector<size_t>& body = plan_.body.at(f);
+    const ir::Step& first = flow_.steps[body.front()];
+    uses_task_group_ = true;
+    std::string group_id = first.name + Suffix(binding, 0, '-');
+    std::string out;
+    std::string fn = Var(first.name + Suffix(binding, 0, '_') + "_foreach");
+    out += fmt::format("\n    # The foreach of '{}': the tasks of its body, once per element.\n",
+                       split.name);
+    out += fmt::format("    @task_group(group_id={})\n", PythonString(group_id));
+    out += fmt::format("    def {}(item):\n", fn);
+    for (size_t s : body) {
+      std::vector<size_t> inner;
+      for (size_t g : Unrolled(flow_.steps[s].enclosing_foreach)) {
+        bool outside = std::find(split.enclosing_foreach.begin(), split.enclosing_foreach.end(),
+                                 g) != split.enclosing_foreach.end();
+        if (!outside) inner.push_back(g);
+      }
+      for (const Binding& b : Bindings(inner, binding)) out += Task(s, b, binding.size(), 8);
+    }
+    out += Edges(f, binding, 8);
+    out += "\n";
+    std::string var = Var(first.name + Suffix(binding, 0, '_') + "_group");
+    vars_[Key(f, binding) + ":group"] = var;
+    PyExpr items = ItemsExpr(*split.foreach, group_id, var, out);
+    out += Assign(var, PyExpr::Call(fn + ".expand", {}, {{"item", std::move(items)}}), 4);
+    out += "\n";
+    return out;
+  }
+
+  // The elements to expand over: a literal list as it is (expand() does not
+  // render), or a task returning the list param's value in this run.
+  PyExpr ItemsExpr(const ir::Foreach& foreach, const std::string& id, const std::string& var_base,
+                   std::string& out) {
+    if (foreach.param.empty()) {
+      std::vector<PyExpr> items;
+      for (const std::string& item : foreach.items) items.push_back(Raw(item));
+      return PyExpr::List(std::move(items));
+    }
+    uses_task_ = uses_items_ = true;
+    std::string var = Var(var_base + "_items");
+    PyExpr helper = HelperTask({{"task_id", PyExpr::Str(id + "-items")}}, "flowc_items");
+    out += Assign(var, PyExpr::Call(std::move(helper), {}, {{"param", PyExpr::Str(foreach.param)}}),
+                  4);
+    return PyExpr::Code(var);
+  }
+
+  // `task(task_id=..., ...)(flowc_run_jobset)`, recording the step's JobSet.
+  PyExpr JobSetTask(const ir::Step& step, Kwargs task_kwargs) {
+    uses_task_ = uses_jobset_ = uses_item_text_ = true;
+    uses_datetime_ = uses_datetime_ || NeedsDatetime(step);
+    if (jobsets_.count(step.name) == 0) {
+      YAML::Emitter yaml;
+      JobSetStrings strings(flow_);
+      k8s::EmitStepJobSet(yaml, flow_, step, JobSetBaseName(flow_, step), strings);
+      std::string text = yaml.c_str();
+      if (text.empty() || text.back() != '\n') text += '\n';
+      jobsets_[step.name] = text;
+    }
+    return HelperTask(std::move(task_kwargs), "flowc_run_jobset");
+  }
+
+  PyExpr PodOperator(const ir::Step& step, const std::string& task_id, std::optional<PyExpr> cmds,
+                     const char* callee) {
+    uses_pod_operator_ = true;
+    uses_datetime_ = uses_datetime_ || NeedsDatetime(step);
+    Kwargs kw = {{"task_id", PyExpr::Str(task_id)}, {"name", Rendered(step.k8s_name)}};
+    for (auto& entry : PodKwargs(step.pod, std::move(cmds))) kw.push_back(std::move(entry));
+    AppendControlKwargs(step, kw);
+    return PyExpr::Call(callee, {}, std::move(kw));
+  }
+
+  // The command as flowc_argv's `argv`: a template string per argument, or
+  // for an argument holding {{item}} a list of templates with None for it.
+  static PyExpr ArgvParts(const ir::Pod& pod, const JinjaScope& scope) {
+    std::vector<PyExpr> argv;
+    for (const ir::Text& arg : pod.command) {
+      if (!HasItem(arg)) {
+        argv.push_back(PyExpr::Str(JinjaText(arg, scope)));
+        continue;
+      }
+      std::vector<PyExpr> parts;
+      for (const auto& part : JinjaParts(arg, scope)) {
+        parts.push_back(part ? PyExpr::Str(*part) : PyExpr::None());
+      }
+      argv.push_back(PyExpr::List(std::move(parts)));
+    }
+    return PyExpr::List(std::move(argv));
+  }
+
+  // --- dependencies --------------------------------------------------------
+
+  // The node an instance of step `s` is at the level of `group` (nullopt:
+  // the DAG itself): its own task, or the mapped group holding it.
+  std::vector<std::pair<Binding, std::string>> Nodes(size_t s, std::optional<size_t> group,
+                                                     const Binding& base) const {
+    std::vector<std::pair<Binding, std::string>> out;
+    std::optional<size_t> g = GroupOf(s);
+    if (g && g != group) {
+      std::vector<size_t> outer = Unrolled(flow_.steps[*g].enclosing_foreach);
+      for (const Binding& b : Bindings(outer, {})) {
+        out.emplace_back(b, vars_.at(Key(*g, b) + ":group"));
+      }
+      return out;
+    }
+    for (const Binding& b : Bindings(Unrolled(flow_.steps[s].enclosing_foreach), base)) {
+      out.emplace_back(b, vars_.at(Key(s, b)));
+    }
+    return out;
+  }
+
+  std::string Edges(std::optional<size_t> group, const Binding& base, size_t indent) const {
+    std::vector<std::string> sources;
+    std::map<std::string, std::vector<std::string>> targets;
+    for (size_t u = 0; u < flow_.steps.size(); ++u) {
+      bool u_in = group ? GroupOf(u) == group : true;
+      for (size_t v : flow_.steps[u].next) {
+        bool v_in = group ? GroupOf(v) == group : true;
+        // Inside a group: edges between its steps. At the DAG level: all
+        // others (an edge between two steps of one group is drawn inside).
+        bool inside = GroupOf(u) && GroupOf(u) == GroupOf(v);
+        if (group ? !(u_in && v_in) : inside) continue;
+        for (const auto& [bu, nu] : Nodes(u, group, base)) {
+          for (const auto& [bv, nv] : Nodes(v, group, base)) {
+            if (!Compatible(bu, bv)) continue;
+            auto& list = targets[nu];
+            if (list.empty()) sources.push_back(nu);
+            if (std::find(list.begin(), list.end(), nv) == list.end()) list.push_back(nv);
+          }
+        }
+      }
+    }
+    std::string out;
+    std::string pad(indent, ' ');
+    if (!sources.empty()) out += "\n";
+    for (const std::string& source : sources) {
+      const auto& list = targets[source];
+      if (list.size() == 1) {
+        out += fmt::format("{}{} >> {}\n", pad, source, list.front());
+      } else {
+        out += fmt::format("{}{} >> [{}]\n", pad, source, fmt::join(list, ", "));
+      }
+    }
+    return out;
+  }
+
+  const ir::Flow& flow_;
+  const Plan& plan_;
+  JinjaScope params_scope_;
+  std::set<std::string> used_vars_;
+  std::map<std::string, std::string> vars_;  // Key() -> Python variable
+  std::map<std::string, std::string> jobsets_;  // step name -> manifest YAML
+  std::set<size_t> noted_;
+  bool uses_datetime_ = false;
+  bool uses_task_ = false;
+  bool uses_task_group_ = false;
+  bool uses_pod_operator_ = false;
+  bool uses_jobset_ = false;
+  bool uses_item_text_ = false;
+  bool uses_argv_ = false;
+  bool uses_argvs_ = false;
+  bool uses_items_ = false;
+};
+
+class AirflowTarget final : public Backend {
  public:
   std::string_view name() const override { return "airflow"; }
-  std::string_view extension() const override { return ".yaml"; }
-  unsigned capabilities() const override { return 0; }
-  bool Emit(const ir::Flow&, const EmitOptions&, OutputSink&, diag::Reporter& report) const override {
-    report(diag::Code::kUnsupportedByTarget, {}, "the 'airflow' target is not built yet")
-        .SetHelp("use --target ir");
-    return false;
+  std::string_view extension() const override { return ".py"; }
+  unsigned capabilities() const override { return kForeach | kParallel | kSchedule | kParams; }
+
+  bool Emit(const ir::Flow& flow, const EmitOptions&, OutputSink& out,
+            diag::Reporter& report) const override {
+    bool ok = true;
+    if (flow.schedule) {
+      for (const ir::Param& param : flow.params) {
+        if (param.default_json) continue;
+        ok = false;
+        report(diag::Code::kUnsupportedByTarget, param.range,
+               fmt::format("param '{}' has no default, and Airflow cannot schedule a DAG with a "
+                           "required param",
+                           param.name))
+            .SetHelp(fmt::format("give '{}' a default, or remove '@schedule'", param.name));
+      }
+    }
+    for (const ir::Step& step : flow.steps) {
+      if (step.parallel) {
+        size_t length = JobSetBaseName(flow, step).size() + kJobSetSuffixLength;
+        ok = k8s::CheckJobSetNames(length, step, report) && ok;
+      }
+    }
+    Plan plan;
+    ok = MakePlan(flow, plan, report) && ok;
+    if (!ok) return false;
+    out.Write(DagWriter(flow, plan).Write());
+    return true;
   }
 };
 
 }  // namespace
 
 const Backend& AirflowBackend() {
-  static const Placeholder backend;
+  static const AirflowTarget backend;
   return backend;
 }
 

@@ -1,0 +1,355 @@
+#include "backends/airflow/python.h"
+
+#include <fmt/format.h>
+
+namespace flowc::backends::airflow {
+namespace {
+
+constexpr size_t kLineWidth = 100;
+
+// Decodes the UTF-8 sequence at text[i]. Returns its length, or 0 if the
+// byte there does not start a valid sequence.
+size_t DecodeUtf8(std::string_view text, size_t i, char32_t& code_point) {
+  unsigned char c = static_cast<unsigned char>(text[i]);
+  size_t length = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+                              : (c & 0xF8) == 0xF0 ? 4 : 0;
+  if (length == 0 || i + length > text.size()) return 0;
+  char32_t cp = length == 1 ? c : length == 2 ? (c & 0x1F) : length == 3 ? (c & 0x0F) : (c & 0x07);
+  for (size_t k = 1; k < length; ++k) {
+    unsigned char next = static_cast<unsigned char>(text[i + k]);
+    if ((next & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (next & 0x3F);
+  }
+  // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+  static constexpr char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  code_point = cp;
+  return length;
+}
+
+// Characters that would make the file read differently from how it runs:
+// invisible controls, line breaks other editors honour, and bidirectional
+// overrides ("Trojan Source").
+bool MustEscape(char32_t cp) {
+  return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C ||
+         (cp >= 0x200B && cp <= 0x200F) || cp == 0x2028 || cp == 0x2029 ||
+         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
+void AppendEscape(std::string& out, char32_t cp) {
+  switch (cp) {
+    case '\n': out += "\\n"; return;
+    case '\r': out += "\\r"; return;
+    case '\t': out += "\\t"; return;
+    default: break;
+  }
+  if (cp <= 0xFF) {
+    fmt::format_to(std::back_inserter(out), "\\x{:02x}", static_cast<unsigned>(cp));
+  } else {
+    fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(cp));
+  }
+}
+
+bool IsParamAttributeSafe(std::string_view name) {
+  // `params.x` looks up an attribute first: names of dict and ParamsDict
+  // methods, and private names, must be subscripted instead.
+  static constexpr std::string_view kMethods[] = {
+      "clear", "copy", "deserialize", "dump", "fromkeys", "get", "items", "keys", "pop",
+      "popitem", "serialize", "setdefault", "to_dict", "update", "validate", "values"};
+  if (name.empty() || name[0] == '_') return false;
+  for (std::string_view method : kMethods) {
+    if (name == method) return false;
+  }
+  return true;
+}
+
+const ir::Param* FindParam(const JinjaScope& scope, std::string_view name) {
+  if (scope.params == nullptr) return nullptr;
+  for (const ir::Param& param : *scope.params) {
+    if (param.name == name) return &param;
+  }
+  return nullptr;
+}
+
+std::string ParamExpression(const JinjaScope& scope, std::string_view name) {
+  std::string access = IsParamAttributeSafe(name) ? fmt::format("params.{}", name)
+                                                  : fmt::format("params['{}']", name);
+  const ir::Param* param = FindParam(scope, name);
+  // Airflow renders a value with str(): True, ['a']. JSON (true, ["a"]) is
+  // what the other targets pass, so bools and lists go through tojson.
+  bool json = param != nullptr &&
+              (param->type == ir::Param::Type::kBool || param->type == ir::Param::Type::kList);
+  return fmt::format("{{{{ {}{} }}}}", access, json ? " | tojson" : "");
+}
+
+// Appends `text` to a template so that Jinja renders it unchanged. `last`:
+// nothing follows in the template, so a final newline needs protecting; a
+// final `{` needs it when a tag follows.
+void AppendJinjaLiteral(std::string& out, std::string_view text, bool last) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    bool at_end = i + 1 == text.size();
+    if (c == '{') {
+      if (!at_end && (text[i + 1] == '{' || text[i + 1] == '%' || text[i + 1] == '#')) {
+        fmt::format_to(std::back_inserter(out), "{{{{ '{{{}' }}}}", text[i + 1]);
+        ++i;
+      } else if (at_end && !last) {
+        out += "{{ '{' }}";
+      } else {
+        out += c;
+      }
+    } else if (c == '\r') {
+      out += "{{ '\\r' }}";
+    } else if (c == '\n' && at_end && last) {
+      out += "{{ '\\n' }}";
+    } else {
+      out += c;
+    }
+  }
+}
+
+void AppendSegment(std::string& out, const ir::Segment& segment, const JinjaScope& scope,
+                   bool last) {
+  switch (segment.kind) {
+    case ir::Segment::Kind::kLiteral:
+      AppendJinjaLiteral(out, segment.text, last);
+      break;
+    case ir::Segment::Kind::kParam:
+      out += ParamExpression(scope, segment.text);
+      break;
+    case ir::Segment::Kind::kRunId:
+      out += "{{ run_id }}";
+      break;
+    case ir::Segment::Kind::kItem:
+      if (scope.item == JinjaScope::Item::kConstant) {
+        AppendJinjaLiteral(out, scope.item_value, last);
+      } else {
+        out += "{{ item }}";
+      }
+      break;
+  }
+}
+
+}  // namespace
+
+std::string PythonString(std::string_view text, StringStyle style) {
+  bool block = style == StringStyle::kBlock;
+  std::string out = block ? "\"\"\"\\\n" : "\"";
+  for (size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    size_t length = DecodeUtf8(text, i, cp);
+    if (length == 0) {
+      fmt::format_to(std::back_inserter(out), "\\udc{:02x}",
+                     static_cast<unsigned>(static_cast<unsigned char>(text[i])));
+      ++i;
+      continue;
+    }
+    if (cp == '\\') {
+      out += "\\\\";
+    } else if (cp == '"') {
+      // In a block, only a quote that could start or end a closing """
+      // needs escaping.
+      bool next_is_quote = i + 1 < text.size() && text[i + 1] == '"';
+      out += !block || next_is_quote || i + 1 == text.size() ? "\\\"" : "\"";
+    } else if (cp == '\n' && block) {
+      out += '\n';
+    } else if (MustEscape(cp)) {
+      AppendEscape(out, cp);
+    } else {
+      out.append(text.substr(i, length));
+    }
+    i += length;
+  }
+  out += block ? "\"\"\"" : "\"";
+  return out;
+}
+
+std::string JinjaLiteral(std::string_view text) {
+  std::string out;
+  AppendJinjaLiteral(out, text, /*last=*/true);
+  return out;
+}
+
+std::string JinjaText(const ir::Text& text, const JinjaScope& scope) {
+  std::string out;
+  for (size_t i = 0; i < text.segments.size(); ++i) {
+    AppendSegment(out, text.segments[i], scope, i + 1 == text.segments.size());
+  }
+  return out;
+}
+
+std::vector<std::optional<std::string>> JinjaParts(const ir::Text& text,
+                                                   const JinjaScope& scope) {
+  std::vector<std::optional<std::string>> parts;
+  std::string piece;
+  const auto& segments = text.segments;
+  for (size_t i = 0; i < segments.size(); ++i) {
+    if (segments[i].kind == ir::Segment::Kind::kItem) {
+      if (!piece.empty()) parts.emplace_back(std::move(piece));
+      piece.clear();
+      parts.emplace_back(std::nullopt);
+      continue;
+    }
+    bool last = i + 1 == segments.size() || segments[i + 1].kind == ir::Segment::Kind::kItem;
+    AppendSegment(piece, segments[i], scope, last);
+  }
+  if (!piece.empty()) parts.emplace_back(std::move(piece));
+  return parts;
+}
+
+PyExpr PyExpr::Code(std::string code) {
+  PyExpr e;
+  e.kind_ = Kind::kCode;
+  e.code_ = std::move(code);
+  return e;
+}
+
+PyExpr PyExpr::Str(std::string_view text) { return Code(PythonString(text)); }
+PyExpr PyExpr::Int(int64_t value) { return Code(std::to_string(value)); }
+PyExpr PyExpr::Bool(bool value) { return Code(value ? "True" : "False"); }
+PyExpr PyExpr::None() { return Code("None"); }
+
+PyExpr PyExpr::Call(std::string callee, std::vector<PyExpr> args, Kwargs kwargs) {
+  return Call(Code(std::move(callee)), std::move(args), std::move(kwargs));
+}
+
+PyExpr PyExpr::Call(PyExpr callee, std::vector<PyExpr> args, Kwargs kwargs) {
+  PyExpr e;
+  e.kind_ = Kind::kCall;
+  e.callee_.push_back(std::move(callee));
+  e.args_ = std::move(args);
+  e.kwargs_ = std::move(kwargs);
+  return e;
+}
+
+PyExpr PyExpr::Attr(PyExpr base, std::string name) {
+  PyExpr e;
+  e.kind_ = Kind::kAttr;
+  e.callee_.push_back(std::move(base));
+  e.code_ = std::move(name);
+  return e;
+}
+
+PyExpr PyExpr::List(std::vector<PyExpr> items) {
+  PyExpr e;
+  e.kind_ = Kind::kList;
+  e.args_ = std::move(items);
+  return e;
+}
+
+PyExpr PyExpr::Dict(std::vector<std::pair<PyExpr, PyExpr>> items) {
+  PyExpr e;
+  e.kind_ = Kind::kDict;
+  e.items_ = std::move(items);
+  return e;
+}
+
+std::string PyExpr::Flat() const {
+  std::string out;
+  auto comma = [&out](bool& first) {
+    if (!first) out += ", ";
+    first = false;
+  };
+  bool first = true;
+  switch (kind_) {
+    case Kind::kCode:
+      return code_;
+    case Kind::kAttr:
+      return callee_.front().Flat() + "." + code_;
+    case Kind::kCall:
+      out = callee_.front().Flat() + "(";
+      for (const PyExpr& arg : args_) {
+        comma(first);
+        out += arg.Flat();
+      }
+      for (const auto& [name, value] : kwargs_) {
+        comma(first);
+        out += name + "=" + value.Flat();
+      }
+      return out + ")";
+    case Kind::kList:
+      out = "[";
+      for (const PyExpr& item : args_) {
+        comma(first);
+        out += item.Flat();
+      }
+      return out + "]";
+    case Kind::kDict:
+      out = "{";
+      for (const auto& [key, value] : items_) {
+        comma(first);
+        out += key.Flat() + ": " + value.Flat();
+      }
+      return out + "}";
+  }
+  return out;
+}
+
+namespace {
+
+size_t LastLineLength(std::string_view text, size_t column) {
+  size_t newline = text.rfind('\n');
+  return newline == std::string_view::npos ? column + text.size() : text.size() - newline - 1;
+}
+
+}  // namespace
+
+std::string PyExpr::FormatAt(size_t indent, size_t column, size_t trailing) const {
+  std::string flat = Flat();
+  if (kind_ == Kind::kCode || column + flat.size() + trailing <= kLineWidth) return flat;
+  if (kind_ == Kind::kAttr) {
+    return callee_.front().FormatAt(indent, column, code_.size() + 1 + trailing) + "." + code_;
+  }
+  if (kind_ != Kind::kCall) return FormatArgs(indent, column, trailing);
+  // A call: the callee as it fits, then the arguments on its last line if
+  // they fit there, else one per line.
+  std::string callee = callee_.front().FormatAt(indent, column, 1);
+  size_t at = LastLineLength(callee, column);
+  std::string args = FormatArgs(indent, at, trailing);
+  return callee + args;
+}
+
+// The bracketed part: `(a, k=v)`, `[a, b]`, `{k: v}`, flat if it fits at
+// `column`, else one element per line.
+std::string PyExpr::FormatArgs(size_t indent, size_t column, size_t trailing) const {
+  char open = kind_ == Kind::kList ? '[' : kind_ == Kind::kDict ? '{' : '(';
+  char close = kind_ == Kind::kList ? ']' : kind_ == Kind::kDict ? '}' : ')';
+  std::string flat;
+  bool first = true;
+  auto comma = [&]() {
+    if (!first) flat += ", ";
+    first = false;
+  };
+  for (const PyExpr& arg : args_) {
+    comma();
+    flat += arg.Flat();
+  }
+  for (const auto& [name, value] : kwargs_) {
+    comma();
+    flat += name + "=" + value.Flat();
+  }
+  for (const auto& [key, value] : items_) {
+    comma();
+    flat += key.Flat() + ": " + value.Flat();
+  }
+  if (first || column + flat.size() + 2 + trailing <= kLineWidth) {
+    return open + flat + close;
+  }
+  const std::string pad(indent + 4, ' ');
+  std::string out(1, open);
+  out += "\n";
+  for (const PyExpr& arg : args_) {
+    out += pad + arg.FormatAt(indent + 4, indent + 4, 1) + ",\n";
+  }
+  for (const auto& [name, value] : kwargs_) {
+    out += pad + name + "=" + value.FormatAt(indent + 4, indent + 5 + name.size(), 1) + ",\n";
+  }
+  for (const auto& [key, value] : items_) {
+    std::string k = key.FormatAt(indent + 4, indent + 4, 2);
+    out += pad + k + ": " + value.FormatAt(indent + 4, indent + 6 + k.size(), 1) + ",\n";
+  }
+  out += std::string(indent, ' ') + close;
+  return out;
+}
+
+}  // namespace flowc::backends::airflow

@@ -1,25 +1,620 @@
-// Placeholder until the Argo target is written.
 #include "backends/argo/argo_backend.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/argo/templating.h"
+#include "backends/k8s/jobset.h"
+#include "backends/k8s/pod_yaml.h"
 
 namespace flowc::backends::argo {
 namespace {
 
-class Placeholder final : public Backend {
+using diag::Code;
+using k8s::EmitString;
+
+constexpr const char* kApiVersion = "argoproj.io/v1alpha1";
+constexpr const char* kEntrypoint = "main";
+constexpr const char* kBodySuffix = "-foreach";
+
+// Argo's limits (v4 CRD maxItems; workflow/validate: a CronWorkflow's name
+// gets a `-<Unix time>` suffix and may have at most 52 characters).
+constexpr size_t kMaxTemplates = 200;
+constexpr size_t kMaxCronWorkflowName = 52;
+// How much longer than the template's name a workflow's name gets: `argo
+// submit --from workflowtemplate/X` names it `X-` + 5 random characters, a
+// CronWorkflow `X-` + 10 digits of Unix time.
+constexpr size_t kSubmittedSuffix = 6;
+constexpr size_t kScheduledSuffix = 11;
+// A JobSet created inside a foreach body gets `-` + 5 hex digits of a hash
+// of the creating pod's name, unique per element.
+constexpr size_t kIterationSuffix = 6;
+constexpr const char* kIterationHash = "{{=sprig.trunc(5, sprig.sha1sum(pod.name))}}";
+
+// The JobSet a resource template creates is done when the JobSet controller
+// says so (status.terminalState is "Completed" or "Failed").
+constexpr const char* kJobSetSucceeded = "status.terminalState == Completed";
+constexpr const char* kJobSetFailed = "status.terminalState == Failed";
+
+// Argo spelling for every string of one step's pod. The renderer calls it for
+// each string it writes, so it also records, for the diagnostics, each
+// literal `{{` that Argo would not pass through (mutable: the renderer's
+// interface is const, and a record is not a change of policy).
+class ArgoStrings final : public k8s::StringPolicy {
+ public:
+  explicit ArgoStrings(RefStyle style) : style_(style) {}
+
+  std::string Text(const ir::Text& text) const override {
+    Record(ArgoReadsLiteralAsTag(text));
+    return TranslateText(text, style_);
+  }
+  std::string Literal(std::string_view text) const override {
+    Record(ArgoReadsLiteralAsTag(text));
+    return EscapeLiteral(text);
+  }
+
+  const std::vector<std::string>& unsafe() const { return unsafe_; }
+
+ private:
+  void Record(std::optional<std::string> tag) const {
+    if (!tag) return;
+    for (const std::string& seen : unsafe_) {
+      if (seen == *tag) return;
+    }
+    unsafe_.push_back(std::move(*tag));
+  }
+
+  RefStyle style_;
+  mutable std::vector<std::string> unsafe_;
+};
+
+bool HasValueReferences(const ir::Pod& pod) {
+  for (const ir::Text& arg : pod.command) {
+    for (const graph::Segment& segment : arg.segments) {
+      if (segment.kind == graph::Segment::Kind::kParam ||
+          segment.kind == graph::Segment::Kind::kItem) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// A param's value as Argo's string parameter holds it: a string without its
+// JSON quotes, anything else as JSON (3, 0.5, true, ["a","b"]).
+std::string ParamValue(const ir::Param& param) {
+  nlohmann::json value = nlohmann::json::parse(*param.default_json, nullptr, false);
+  if (value.is_string()) return value.get<std::string>();
+  return *param.default_json;
+}
+
+bool IsPrintableAscii(std::string_view text) {
+  for (char c : text) {
+    if (c < 0x20 || c > 0x7E) return false;
+  }
+  return true;
+}
+
+// Where each step goes. A step's task sits in the DAG of its innermost
+// foreach, or in the entrypoint's; a foreach step is followed in that DAG by
+// one more task, which runs the DAG of its body once per element. Every
+// template and task is named after a step, so names are unique flow-wide.
+class Layout {
+ public:
+  explicit Layout(const ir::Flow& flow) : flow_(flow) {
+    for (const ir::Step& step : flow.steps) taken_.insert(step.k8s_name);
+    entry_ = Claim(kEntrypoint);
+    body_.resize(flow.steps.size());
+    for (size_t i = 0; i < flow.steps.size(); ++i) {
+      if (const auto& foreach = flow.steps[i].foreach) {
+        body_[i] = Claim(flow.steps[foreach->body].k8s_name + kBodySuffix);
+        foreach_steps_.push_back(i);
+      }
+    }
+  }
+
+  const std::string& entry() const { return entry_; }
+  const std::string& step_name(size_t step) const { return flow_.steps[step].k8s_name; }
+  const std::string& body_name(size_t foreach_step) const { return body_[foreach_step]; }
+  const std::vector<size_t>& foreach_steps() const { return foreach_steps_; }
+  size_t template_count() const { return 1 + foreach_steps_.size() + flow_.steps.size(); }
+
+  // The DAG a step's task sits in: its innermost foreach, or none.
+  static std::optional<size_t> ScopeOf(const ir::Step& step) {
+    if (step.enclosing_foreach.empty()) return std::nullopt;
+    return step.enclosing_foreach.back();
+  }
+
+  // The task in the DAG of `scope` that stands for `step`: its own, the task
+  // running the body that holds it, or none when it is outside the DAG.
+  std::optional<std::string> TaskFor(size_t step, std::optional<size_t> scope) const {
+    const std::vector<size_t>& enclosing = flow_.steps[step].enclosing_foreach;
+    size_t depth = 0;
+    if (scope) {
+      while (depth < enclosing.size() && enclosing[depth] != *scope) ++depth;
+      if (depth == enclosing.size()) return std::nullopt;
+      ++depth;
+    }
+    if (depth == enclosing.size()) return step_name(step);
+    return body_name(enclosing[depth]);
+  }
+
+ private:
+  std::string Claim(const std::string& wanted) {
+    std::string name = wanted;
+    for (int n = 2; !taken_.insert(name).second; ++n) name = fmt::format("{}-{}", wanted, n);
+    return name;
+  }
+
+  const ir::Flow& flow_;
+  std::set<std::string> taken_;
+  std::string entry_;
+  std::vector<std::string> body_;  // per step; empty unless a foreach
+  std::vector<size_t> foreach_steps_;
+};
+
+// Every shape of the flow that Argo cannot run as written. Reports them all
+// and returns false if it reported any. (Literal `{{` that Argo would read as
+// a tag is found while rendering, by ArgoStrings.)
+class Checker {
+ public:
+  Checker(const ir::Flow& flow, const Layout& layout, diag::Reporter& report)
+      : flow_(flow), layout_(layout), report_(report) {}
+
+  bool Run() {
+    CheckNamespace();
+    CheckParams();
+    CheckSchedule();
+    for (const ir::Step& step : flow_.steps) {
+      CheckForeachItems(step);
+      if (step.parallel) ok_ &= k8s::CheckJobSetNames(JobSetNameLength(step), step, report_);
+    }
+    if (layout_.template_count() > kMaxTemplates) {
+      ok_ = false;
+      report_(Code::kUnsupportedByTarget, flow_.range,
+              fmt::format("flow '{}' needs {} Argo templates; a WorkflowTemplate holds at most {}",
+                          flow_.name, layout_.template_count(), kMaxTemplates))
+          .SetHelp("split the flow into smaller flows");
+    }
+    return ok_;
+  }
+
+  // The longest name the JobSet of a @parallel step gets at run time.
+  size_t JobSetNameLength(const ir::Step& step) const {
+    size_t workflow = flow_.k8s_name.size() + (flow_.schedule ? kScheduledSuffix : kSubmittedSuffix);
+    return workflow + 1 + step.k8s_name.size() +
+           (step.enclosing_foreach.empty() ? 0 : kIterationSuffix);
+  }
+
+ private:
+  // Argo runs every pod of a workflow in the workflow's namespace, and a
+  // JobSet it creates must be there too: an owner reference cannot cross
+  // namespaces.
+  void CheckNamespace() {
+    const ir::Step& first = flow_.steps.front();
+    for (const ir::Step& step : flow_.steps) {
+      if (step.pod.namespace_ == first.pod.namespace_) continue;
+      ok_ = false;
+      report_(Code::kUnsupportedByTarget, step.range,
+              fmt::format("step '{}' runs in {} but step '{}' in {}; target 'argo' runs a "
+                          "whole workflow in one namespace",
+                          step.name, Describe(step.pod.namespace_), first.name,
+                          Describe(first.pod.namespace_)))
+          .SetHelp("set the namespace once, with @kubernetes(namespace=...) on the flow");
+    }
+  }
+
+  static std::string Describe(const std::string& ns) {
+    return ns.empty() ? std::string("the default namespace") : fmt::format("namespace '{}'", ns);
+  }
+
+  // Argo reads a parameter's value as a template again wherever it is
+  // substituted, so a `{{` in a default would not reach the container as
+  // written.
+  void CheckParams() {
+    for (const ir::Param& param : flow_.params) {
+      if (!param.default_json || ParamValue(param).find("{{") == std::string::npos) continue;
+      ok_ = false;
+      report_(Code::kUnsupportedByTarget, param.range,
+              fmt::format("the default of param '{}' holds '{{{{', which Argo would read as a "
+                          "template tag wherever the value is used",
+                          param.name))
+          .SetHelp("pass such a value at submit time with 'argo submit -p', or drop the '{{'");
+    }
+  }
+
+  // A CronWorkflow submits its workflow with the template's defaults only.
+  void CheckSchedule() {
+    if (!flow_.schedule) return;
+    for (const ir::Param& param : flow_.params) {
+      if (param.default_json) continue;
+      ok_ = false;
+      report_(Code::kUnsupportedByTarget, param.range,
+              fmt::format("param '{}' has no default, but a scheduled run of flow '{}' cannot "
+                          "be given one",
+                          param.name, flow_.name))
+          .AddNote(flow_.schedule->range, "the flow is scheduled here")
+          .SetHelp(fmt::format("give '{}' a default", param.name));
+    }
+    if (flow_.k8s_name.size() > kMaxCronWorkflowName) {
+      ok_ = false;
+      report_(Code::kNameTooLong, flow_.range,
+              fmt::format("the CronWorkflow of flow '{}' would be named '{}' ({} characters); "
+                          "Argo allows at most {}",
+                          flow_.name, flow_.k8s_name, flow_.k8s_name.size(),
+                          kMaxCronWorkflowName))
+          .AddNote(flow_.schedule->range, "the flow is scheduled here")
+          .AddNote("Argo appends '-<Unix time>' to name each scheduled workflow")
+          .SetHelp(fmt::format("shorten the flow name by at least {} characters",
+                               flow_.k8s_name.size() - kMaxCronWorkflowName));
+    }
+  }
+
+  // Argo templates a task's items (and, within a nested foreach, insists
+  // that every tag resolves), so an element holding `{{` is not passed
+  // through. A list param's default is covered by CheckParams.
+  void CheckForeachItems(const ir::Step& step) {
+    if (!step.foreach) return;
+    for (const std::string& item : step.foreach->items) {
+      if (item.find("{{") == std::string::npos) continue;
+      ok_ = false;
+      report_(Code::kUnsupportedByTarget, step.range,
+              fmt::format("the foreach of step '{}' has the element '{}'; Argo would read its "
+                          "'{{{{' as a template tag",
+                          step.name, item))
+          .SetHelp("iterate over a list param and pass such elements at submit time");
+    }
+  }
+
+  const ir::Flow& flow_;
+  const Layout& layout_;
+  diag::Reporter& report_;
+  bool ok_ = true;
+};
+
+// Writes the documents. Every pod field comes from backends/k8s; this class
+// writes only what is Argo's own: the DAGs, the control fields and where
+// each pod field goes in a template.
+class Renderer {
+ public:
+  Renderer(const ir::Flow& flow, const Layout& layout, YAML::Emitter& out)
+      : flow_(flow), layout_(layout), out_(out) {
+    const std::vector<std::string>* shared = nullptr;
+    for (const ir::Step& step : flow.steps) {
+      if (step.parallel) continue;
+      if (shared == nullptr) {
+        shared = &step.pod.image_pull_secrets;
+      } else if (*shared != step.pod.image_pull_secrets) {
+        shared = nullptr;
+        break;
+      }
+    }
+    shared_pull_secrets_ = shared != nullptr && !shared->empty();
+  }
+
+  void WorkflowTemplate() {
+    out_ << YAML::BeginMap;
+    out_ << YAML::Key << "apiVersion" << YAML::Value << kApiVersion;
+    out_ << YAML::Key << "kind" << YAML::Value << "WorkflowTemplate";
+    Metadata();
+    out_ << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "entrypoint" << YAML::Value << layout_.entry();
+    Arguments();
+    if (shared_pull_secrets_) {
+      // Argo takes imagePullSecrets only for a whole workflow; every step
+      // that runs a pod of its own asks for the same ones.
+      for (size_t i = 0; i < flow_.steps.size(); ++i) {
+        if (flow_.steps[i].parallel) continue;
+        ArgoStrings strings(RefStyle::kContainer);
+        k8s::EmitImagePullSecrets(out_, flow_.steps[i].pod, strings);
+        Collect(i, strings);
+        break;
+      }
+    }
+    out_ << YAML::Key << "templates" << YAML::Value << YAML::BeginSeq;
+    Dag(std::nullopt);
+    for (size_t foreach_step : layout_.foreach_steps()) Dag(foreach_step);
+    for (size_t i = 0; i < flow_.steps.size(); ++i) Leaf(i);
+    out_ << YAML::EndSeq;
+    out_ << YAML::EndMap;  // spec
+    out_ << YAML::EndMap;
+  }
+
+  // The second document of the stream.
+  void CronWorkflow() {
+    out_ << YAML::BeginDoc << YAML::BeginMap;
+    out_ << YAML::Key << "apiVersion" << YAML::Value << kApiVersion;
+    out_ << YAML::Key << "kind" << YAML::Value << "CronWorkflow";
+    Metadata();
+    out_ << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    // `schedules` (Argo 3.6+; v4 dropped the singular `schedule`).
+    out_ << YAML::Key << "schedules" << YAML::Value << YAML::BeginSeq;
+    EmitString(out_, flow_.schedule->cron);
+    out_ << YAML::EndSeq;
+    if (!flow_.schedule->timezone.empty()) {
+      out_ << YAML::Key << "timezone" << YAML::Value;
+      EmitString(out_, flow_.schedule->timezone);
+    }
+    out_ << YAML::Key << "workflowSpec" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "workflowTemplateRef" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "name" << YAML::Value << flow_.k8s_name;
+    out_ << YAML::EndMap << YAML::EndMap;
+    out_ << YAML::EndMap;  // spec
+    out_ << YAML::EndMap;
+  }
+
+  // Reports each literal `{{` that Argo would not pass through, at its step.
+  bool ReportUnsafeLiterals(diag::Reporter& report) const {
+    for (const auto& [step, tag] : unsafe_) {
+      const ir::Step& s = flow_.steps[step];
+      report(Code::kUnsupportedByTarget, s.range,
+             fmt::format("step '{}' has the text '{}', which Argo would read as its own "
+                         "template tag",
+                         s.name, tag))
+          .AddNote(
+              "Argo substitutes a template up to three times and has no escape; flowc protects "
+              "a literal '{{' from the first pass, but the next one reads it again, so it must "
+              "not be followed by '=', an Argo variable or a '{{item}}'")
+          .SetHelp("build the braces at run time instead, e.g. '{''{' in a shell command");
+    }
+    return unsafe_.empty();
+  }
+
+ private:
+  void Metadata() {
+    out_ << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "name" << YAML::Value << flow_.k8s_name;
+    // Every step agrees (Checker::CheckNamespace).
+    const std::string& ns = flow_.steps.front().pod.namespace_;
+    if (!ns.empty()) {
+      out_ << YAML::Key << "namespace" << YAML::Value;
+      EmitString(out_, ns);
+    }
+    out_ << YAML::EndMap;
+  }
+
+  // Parameter values are strings; a required param has no value, so Argo
+  // refuses to submit the workflow without one.
+  void Arguments() {
+    if (flow_.params.empty()) return;
+    out_ << YAML::Key << "arguments" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
+    for (const ir::Param& param : flow_.params) {
+      out_ << YAML::BeginMap;
+      out_ << YAML::Key << "name" << YAML::Value << param.name;
+      if (param.default_json) {
+        out_ << YAML::Key << "value" << YAML::Value;
+        std::string value = ParamValue(param);
+        if (param.type == ir::Param::Type::kList && IsPrintableAscii(value)) {
+          out_ << YAML::SingleQuoted << value;  // JSON reads better without escaped quotes
+        } else {
+          EmitString(out_, value);
+        }
+      }
+      out_ << YAML::EndMap;
+    }
+    out_ << YAML::EndSeq << YAML::EndMap;
+  }
+
+  // `inputs: {parameters: [{name: item}]}`, for the templates of a body.
+  void ItemInput(std::optional<size_t> scope) {
+    if (!scope) return;
+    out_ << YAML::Key << "inputs" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
+    out_ << YAML::BeginMap << YAML::Key << "name" << YAML::Value << kItemParameter;
+    out_ << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
+  }
+
+  void ItemArgument(const std::string& value) {
+    out_ << YAML::Key << "arguments" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    out_ << YAML::Key << "name" << YAML::Value << kItemParameter;
+    out_ << YAML::Key << "value" << YAML::Value;
+    EmitString(out_, value);
+    out_ << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
+  }
+
+  // The DAG of the entrypoint (`scope` unset) or of a foreach body. Nothing
+  // about pods goes here: Argo ignores scheduling fields on a DAG template.
+  void Dag(std::optional<size_t> scope) {
+    out_ << YAML::BeginMap;
+    out_ << YAML::Key << "name" << YAML::Value
+         << (scope ? layout_.body_name(*scope) : layout_.entry());
+    ItemInput(scope);
+    out_ << YAML::Key << "dag" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "tasks" << YAML::Value << YAML::BeginSeq;
+    for (size_t i = 0; i < flow_.steps.size(); ++i) {
+      if (Layout::ScopeOf(flow_.steps[i]) != scope) continue;
+      StepTask(i, scope);
+      if (flow_.steps[i].foreach) BodyTask(i);
+    }
+    out_ << YAML::EndSeq << YAML::EndMap;
+    out_ << YAML::EndMap;
+  }
+
+  void StepTask(size_t step, std::optional<size_t> scope) {
+    out_ << YAML::BeginMap;
+    out_ << YAML::Key << "name" << YAML::Value << layout_.step_name(step);
+    out_ << YAML::Key << "template" << YAML::Value << layout_.step_name(step);
+    std::vector<std::string> depends;
+    for (size_t predecessor : flow_.steps[step].predecessors) {
+      std::optional<std::string> task = layout_.TaskFor(predecessor, scope);
+      if (!task) continue;  // the foreach step that starts this body
+      bool seen = false;
+      for (const std::string& d : depends) seen |= d == *task;
+      if (!seen) depends.push_back(std::move(*task));
+    }
+    Depends(depends);
+    if (scope) ItemArgument(ItemRef(RefStyle::kContainer));
+    out_ << YAML::EndMap;
+  }
+
+  // The task that runs the body of `foreach_step` once per element.
+  void BodyTask(size_t foreach_step) {
+    const ir::Foreach& foreach = *flow_.steps[foreach_step].foreach;
+    out_ << YAML::BeginMap;
+    out_ << YAML::Key << "name" << YAML::Value << layout_.body_name(foreach_step);
+    out_ << YAML::Key << "template" << YAML::Value << layout_.body_name(foreach_step);
+    Depends({layout_.step_name(foreach_step)});
+    ItemArgument("{{item}}");
+    if (!foreach.param.empty()) {
+      out_ << YAML::Key << "withParam" << YAML::Value;
+      EmitString(out_, ParamRef(foreach.param, RefStyle::kContainer));
+    } else {
+      out_ << YAML::Key << "withItems" << YAML::Value << YAML::BeginSeq;
+      for (const std::string& item : foreach.items) EmitString(out_, item);
+      out_ << YAML::EndSeq;
+    }
+    out_ << YAML::EndMap;
+  }
+
+  // A bare task name means "succeeded" (or skipped, as an empty foreach is).
+  void Depends(const std::vector<std::string>& tasks) {
+    if (tasks.empty()) return;
+    std::string depends;
+    for (const std::string& task : tasks) {
+      if (!depends.empty()) depends += " && ";
+      depends += task;
+    }
+    out_ << YAML::Key << "depends" << YAML::Value;
+    EmitString(out_, depends);
+  }
+
+  void Leaf(size_t i) {
+    const ir::Step& step = flow_.steps[i];
+    out_ << YAML::BeginMap;
+    out_ << YAML::Key << "name" << YAML::Value << layout_.step_name(i);
+    ItemInput(Layout::ScopeOf(step));
+    if (step.parallel) {
+      JobSetResource(i);
+    } else {
+      Container(i);
+    }
+    out_ << YAML::EndMap;
+  }
+
+  // A container template: the whole pod of the step. Pod-level fields go on
+  // the template, where Argo takes them for the pod; imagePullSecrets, which
+  // Argo takes only for a whole workflow, as a patch of this pod's spec
+  // unless the workflow has them.
+  void Container(size_t i) {
+    const ir::Step& step = flow_.steps[i];
+    ArgoStrings strings(RefStyle::kContainer);
+    if (!step.pod.labels.empty() || !step.pod.annotations.empty()) {
+      out_ << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+      k8s::EmitPodMetadataFields(out_, step.pod, strings);
+      out_ << YAML::EndMap;
+    }
+    ir::Pod without_pull_secrets = step.pod;
+    without_pull_secrets.image_pull_secrets.clear();
+    k8s::EmitPodSpecFields(out_, without_pull_secrets, strings);
+    if (!shared_pull_secrets_ && !step.pod.image_pull_secrets.empty()) {
+      YAML::Emitter patch;
+      patch << YAML::BeginMap;
+      k8s::EmitImagePullSecrets(patch, step.pod, strings);
+      patch << YAML::EndMap;
+      out_ << YAML::Key << "podSpecPatch" << YAML::Value << YAML::Literal << patch.c_str();
+    }
+    out_ << YAML::Key << "container" << YAML::Value;
+    k8s::EmitContainer(out_, step.pod, strings);
+    if (step.retry && step.retry->times > 0) {
+      out_ << YAML::Key << "retryStrategy" << YAML::Value << YAML::BeginMap;
+      out_ << YAML::Key << "limit" << YAML::Value << step.retry->times;
+      // A step is retried whatever made it fail, as on every other target.
+      out_ << YAML::Key << "retryPolicy" << YAML::Value << "Always";
+      if (step.retry->minutes_between_retries > 0) {
+        out_ << YAML::Key << "backoff" << YAML::Value << YAML::BeginMap;
+        out_ << YAML::Key << "duration" << YAML::Value;
+        EmitString(out_, fmt::format("{}m", step.retry->minutes_between_retries));
+        out_ << YAML::EndMap;
+      }
+      out_ << YAML::EndMap;
+    }
+    if (step.timeout_seconds) {
+      out_ << YAML::Key << "activeDeadlineSeconds" << YAML::Value << *step.timeout_seconds;
+    }
+    Collect(i, strings);
+  }
+
+  // A resource template that creates the step's JobSet and waits for it.
+  // @retry and @timeout are the JobSet's (failurePolicy, the Job's deadline),
+  // exactly as `--target jobset` writes them, so Argo gets neither.
+  void JobSetResource(size_t i) {
+    const ir::Step& step = flow_.steps[i];
+    // Named after the workflow, so a run's JobSets are told apart; inside a
+    // foreach body also after the creating pod, so each element's is.
+    std::string name = fmt::format("{}-{}", RunIdRef(), step.k8s_name);
+    if (!step.enclosing_foreach.empty()) name += fmt::format("-{}", kIterationHash);
+    // Argo splices values into the manifest's text: with every string
+    // double-quoted, the JSON escaping that kManifest references apply to
+    // each value keeps it inside its string.
+    bool spliced = HasValueReferences(step.pod);
+    ArgoStrings strings(spliced ? RefStyle::kManifest : RefStyle::kContainer);
+    YAML::Emitter manifest;
+    if (spliced) manifest.SetStringFormat(YAML::DoubleQuoted);
+    k8s::EmitStepJobSet(manifest, flow_, step, name, strings);
+    Collect(i, strings);
+
+    out_ << YAML::Key << "resource" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "action" << YAML::Value << "create";
+    // The workflow owns the JobSet: deleting the workflow deletes it.
+    out_ << YAML::Key << "setOwnerReference" << YAML::Value << true;
+    out_ << YAML::Key << "successCondition" << YAML::Value << kJobSetSucceeded;
+    out_ << YAML::Key << "failureCondition" << YAML::Value << kJobSetFailed;
+    out_ << YAML::Key << "manifest" << YAML::Value << YAML::Literal << manifest.c_str();
+    out_ << YAML::EndMap;
+  }
+
+  void Collect(size_t step, const ArgoStrings& strings) {
+    for (const std::string& tag : strings.unsafe()) {
+      bool seen = false;
+      for (const auto& [s, t] : unsafe_) seen |= s == step && t == tag;
+      if (!seen) unsafe_.emplace_back(step, tag);
+    }
+  }
+
+  const ir::Flow& flow_;
+  const Layout& layout_;
+  YAML::Emitter& out_;
+  bool shared_pull_secrets_ = false;
+  std::vector<std::pair<size_t, std::string>> unsafe_;
+};
+
+class ArgoTarget final : public Backend {
  public:
   std::string_view name() const override { return "argo"; }
   std::string_view extension() const override { return ".yaml"; }
-  unsigned capabilities() const override { return 0; }
-  bool Emit(const ir::Flow&, const EmitOptions&, OutputSink&, diag::Reporter& report) const override {
-    report(diag::Code::kUnsupportedByTarget, {}, "the 'argo' target is not built yet")
-        .SetHelp("use --target ir");
-    return false;
+  unsigned capabilities() const override { return kForeach | kParallel | kSchedule | kParams; }
+
+  bool Emit(const ir::Flow& flow, const EmitOptions& /*options*/, OutputSink& out,
+            diag::Reporter& report) const override {
+    if (flow.steps.empty()) return false;
+    Layout layout(flow);
+    bool ok = Checker(flow, layout, report).Run();
+    YAML::Emitter yaml;
+    Renderer renderer(flow, layout, yaml);
+    renderer.WorkflowTemplate();
+    if (flow.schedule) renderer.CronWorkflow();
+    ok &= renderer.ReportUnsafeLiterals(report);
+    if (!ok) return false;
+    out.Write(yaml.c_str());
+    out.Write("\n");
+    return true;
   }
 };
 
 }  // namespace
 
 const Backend& ArgoBackend() {
-  static const Placeholder backend;
+  static const ArgoTarget backend;
   return backend;
 }
 

@@ -37,15 +37,28 @@ std::string DefaultText(const ir::Param& param) {
   return json;
 }
 
+// Appends `piece`, already escaped for kubelet on its own, to `out`. Kubelet
+// reads `$$` as `$` and `$(` as a reference: if `out` ends in an odd run of
+// `$` (its last one meant literally) and `piece` starts with `$` or `(`, the
+// join would pair them differently, so that last `$` is escaped here.
+void AppendEscaped(std::string& out, std::string_view piece) {
+  if (!piece.empty() && (piece.front() == '$' || piece.front() == '(')) {
+    size_t run = 0;
+    while (run < out.size() && out[out.size() - 1 - run] == '$') ++run;
+    if (run % 2 == 1) out += '$';
+  }
+  out += piece;
+}
+
 // A JobSet has no run-time parameters: `{{param}}` becomes the param's
 // default, `{{run_id}}` the JobSet's name (unique among the namespace's live
 // JobSets). Literal text needs no escaping, as nothing templates a JobSet.
 class JobSetStrings final : public k8s::StringPolicy {
  public:
   JobSetStrings(const ir::Flow& flow, std::string run_id) : run_id_(std::move(run_id)) {
-    // Kubelet expands `$(VAR)` in a command; the IR doubled every `$` of the
-    // flow's own text, and a value spliced in here must reach the container
-    // as written too.
+    // Kubelet expands `$(VAR)` in a command; the IR escaped the flow's own
+    // text for it, and a value spliced in here must reach the container as
+    // written too.
     for (const ir::Param& param : flow.params) {
       if (param.default_json) {
         defaults_.emplace_back(param.name, ir::EscapeDollars(DefaultText(param)));
@@ -57,11 +70,11 @@ class JobSetStrings final : public k8s::StringPolicy {
     std::string out;
     for (const graph::Segment& segment : text.segments) {
       switch (segment.kind) {
-        case graph::Segment::Kind::kLiteral: out += segment.text; break;
-        case graph::Segment::Kind::kRunId: out += run_id_; break;
-        case graph::Segment::Kind::kParam: out += Default(segment.text); break;
+        case graph::Segment::Kind::kLiteral: AppendEscaped(out, segment.text); break;
+        case graph::Segment::Kind::kRunId: AppendEscaped(out, run_id_); break;
+        case graph::Segment::Kind::kParam: AppendEscaped(out, Default(segment.text)); break;
         // Unreachable: a flow with a foreach never gets here (CheckCapabilities).
-        case graph::Segment::Kind::kItem: out += "{{item}}"; break;
+        case graph::Segment::Kind::kItem: AppendEscaped(out, "{{item}}"); break;
       }
     }
     return out;
@@ -173,14 +186,17 @@ class Checker {
       }
       ok_ = false;
       report_(Code::kUnsupportedByTarget, step.range,
-              fmt::format("step '{}' retries {} times but step '{}' {} times; target 'jobset' has "
-                          "one restart budget for the whole flow",
-                          step.name, step.retry->times, most->name, most->retry->times))
+              fmt::format("step '{}' retries {} but step '{}' {}; target 'jobset' has one "
+                          "restart budget for the whole flow",
+                          step.name, Times(step.retry->times), most->name,
+                          Times(most->retry->times)))
           .AddNote("a failed step restarts the whole JobSet (failurePolicy.maxRestarts)")
           .SetHelp("give every retried step the same @retry(times=...), or compile with "
                    "--target argo");
     }
   }
+
+  static std::string Times(int64_t n) { return fmt::format("{} time{}", n, n == 1 ? "" : "s"); }
 
   const ir::Flow& flow_;
   diag::Reporter& report_;

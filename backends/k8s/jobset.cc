@@ -110,11 +110,9 @@ bool CheckJobSetNames(size_t jobset_name_length, const ir::Step& step, diag::Rep
          fmt::format("the pods of step '{}' would have {}-character names in a JobSet; "
                      "Kubernetes allows at most {}",
                      step.name, length, kMaxNameLength))
-      .AddNote(
-          "a JobSet names each pod '<jobset>-<step>-0-<pod index>-<5 random characters>', and "
-          "the JobSet's name is also the DNS subdomain every pod is reached by")
-      .SetHelp(fmt::format("shorten the flow name or the step name by at least {} characters",
-                           length - kMaxNameLength));
+      .AddNote("a JobSet names each pod '<jobset>-<step>-0-<pod index>-<5 random characters>'")
+      .SetHelp(fmt::format("shorten the flow name or the step name by at least {} character{}",
+                           length - kMaxNameLength, length - kMaxNameLength == 1 ? "" : "s"));
   return false;
 }
 

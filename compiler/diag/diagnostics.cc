@@ -1,5 +1,7 @@
 #include "compiler/diag/diagnostics.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -60,6 +62,11 @@ Diagnostic& Diagnostics::Report(Code code, const SourceFile* file, SourceRange r
   (severity == Severity::kError ? error_count_ : warning_count_)++;
   diagnostics_.push_back(Diagnostic{code, severity, file, range, std::move(message), {}, {}});
   return diagnostics_.back();
+}
+
+void Diagnostics::SortBySource() {
+  std::stable_sort(diagnostics_.begin(), diagnostics_.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.range.offset < b.range.offset; });
 }
 
 void Diagnostics::PromoteWarnings() {

@@ -62,6 +62,10 @@ class Diagnostics {
   size_t warning_count() const { return warning_count_; }
   const std::vector<Diagnostic>& all() const { return diagnostics_; }
 
+  // Orders diagnostics by where they point (stages find them in their own
+  // order; a reader wants them top to bottom). Stable for equal positions.
+  void SortBySource();
+
   // Turns every warning into an error (--werror).
   void PromoteWarnings();
 

@@ -83,6 +83,7 @@ class DiagnosticPrinter {
   // Prints (text) or collects (json, sarif) the diagnostics of one file.
   void Add(diag::Diagnostics& diagnostics) {
     if (options_.werror) diagnostics.PromoteWarnings();
+    diagnostics.SortBySource();
     if (options_.diagnostics_format == "text") {
       std::cerr << diag::RenderText(diagnostics.all());
     } else {

@@ -120,10 +120,10 @@ std::string UnifiedDiff(const std::string& before, const std::string& after,
       if (i < n && j < m && a[head + i] == b[head + j]) {
         script.emplace_back(' ', &a[head + i]);
         ++i, ++j;
-      } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-        script.emplace_back('+', &b[head + j++]);
+      } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+        script.emplace_back('-', &a[head + i++]);  // deletions first, as diff(1) prints
       } else {
-        script.emplace_back('-', &a[head + i++]);
+        script.emplace_back('+', &b[head + j++]);
       }
     }
   } else {  // too large to align: replace the middle wholesale

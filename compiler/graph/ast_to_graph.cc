@@ -103,6 +103,7 @@ class GraphBuilder {
                 fmt::format("'{}' is a reserved reference and cannot name a param", p.name.name))
             .SetHelp("choose another name");
       }
+      bool type_known = true;
       if (p.type) {
         static const std::vector<std::pair<std::string_view, Param::Type>> kTypes = {
             {"str", Param::Type::kStr},     {"int", Param::Type::kInt},
@@ -122,6 +123,7 @@ class GraphBuilder {
                                  ? fmt::format("did you mean '{}'?", alias->second)
                                  : diag::DidYouMean(p.type->name, names);
           d.SetHelp(hint.empty() ? "types are str, int, float, bool and list" : hint);
+          type_known = false;
         } else {
           param.type = it2->second;
         }
@@ -129,7 +131,7 @@ class GraphBuilder {
       if (p.default_value) {
         const ast::Value& v = *p.default_value;
         if (!p.type) param.type = InferType(v);
-        if (!DefaultMatches(param.type, v)) {
+        if (type_known && !DefaultMatches(param.type, v)) {
           report_(Code::kParamType, v.range,
                   fmt::format("param '{}' is of type '{}' but its default is {} {}", param.name,
                               ParamTypeName(param.type),

@@ -142,9 +142,13 @@ nlohmann::json ValueJson(const ast::Value& v) {
 std::string EscapeDollars(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    out += c;
-    if (c == '$') out += '$';
+  for (size_t i = 0; i < text.size(); ++i) {
+    out += text[i];
+    // kubelet reads `$$` as `$` and `$(` as a reference; every other `$`
+    // passes as it is, so `$HOME` stays readable.
+    if (text[i] == '$' && i + 1 < text.size() && (text[i + 1] == '$' || text[i + 1] == '(')) {
+      out += '$';
+    }
   }
   return out;
 }

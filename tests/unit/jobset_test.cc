@@ -13,6 +13,7 @@
 #include "backends/k8s/jobset.h"
 #include "compiler/diag/diagnostics.h"
 #include "compiler/graph/templating.h"
+#include "compiler/ir/graph_to_ir.h"
 
 namespace flowc::backends {
 namespace {
@@ -96,6 +97,28 @@ Compiled Compile(const diag::SourceFile& file, const ir::Flow& flow) {
   return {ok, sink.text(), diag::RenderText(diagnostics.all())};
 }
 
+// Kubelet's reading of a command argument (k8s.io/kubernetes
+// third_party/forked/golang/expansion): `$$` is `$`, `$(NAME)` a reference
+// (shown here as <NAME>), any other `$` itself.
+std::string Kubelet(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '$' || i + 1 == s.size()) {
+      out += s[i];
+    } else if (s[i + 1] == '$') {
+      out += '$';
+      ++i;
+    } else if (s[i + 1] == '(' && s.find(')', i + 2) != std::string_view::npos) {
+      size_t close = s.find(')', i + 2);
+      out += "<" + std::string(s.substr(i + 2, close - i - 2)) + ">";
+      i = close;
+    } else {
+      out += '$';
+    }
+  }
+  return out;
+}
+
 TEST_CASE("a @parallel step's JobSet: N indexed pods, DNS hostnames, restarts, deadline") {
   diag::SourceFile file("f.flow", kSource);
   ir::Flow flow = MakeFlow(file, "train_flow", 1);
@@ -174,7 +197,7 @@ TEST_CASE("JobSet pod names: computed as the webhook does, 63 characters at most
   CHECK(d.message ==
         "the pods of step 'a' would have 64-character names in a JobSet; Kubernetes allows at "
         "most 63");
-  CHECK(d.help == "shorten the flow name or the step name by at least 1 characters");
+  CHECK(d.help == "shorten the flow name or the step name by at least 1 character");
 }
 
 TEST_CASE("the flow JobSet: one replicated Job per step, dependsOn, successPolicy on end") {
@@ -231,9 +254,45 @@ TEST_CASE("params become their defaults and run_id the JobSet's name, $ kept lit
                              ["containers"][0]["command"];
   REQUIRE(command.size() == 3);
   CHECK(command[0].as<std::string>() == "run");
-  CHECK(command[1].as<std::string>() ==
-        "--epochs=3 --who=$$(USER) \"q\" {{x}} [\"a\",\"b\"] 0.0002 false");
+  CHECK(Kubelet(command[1].as<std::string>()) ==
+        "--epochs=3 --who=$(USER) \"q\" {{x}} [\"a\",\"b\"] 0.0002 false");
   CHECK(command[2].as<std::string>() == "--run f $$HOME");
+}
+
+TEST_CASE("a spliced param never forms a kubelet reference with the text around it") {
+  diag::SourceFile file("f.flow", kSource);
+  ir::Flow flow = MakeFlow(file, "f", 0);
+  flow.params = {{"open", ir::Param::Type::kStr, "\"(HOME)\"", {}},
+                 {"dollar", ir::Param::Type::kStr, "\"a$\"", {}},
+                 {"dollars", ir::Param::Type::kStr, "\"$$x$(Y)\"", {}}};
+  // The flow's text, escaped as the lowering escapes it, then what the
+  // container must receive.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"cost: ${{open}}", "cost: $(HOME)"},
+      {"cost: $${{open}}", "cost: $$(HOME)"},
+      {"{{dollar}}(HOME)", "a$(HOME)"},
+      {"${{dollars}}", "$$$x$(Y)"},
+      {"$({{open}}", "$((HOME)"},
+      {"{{open}}{{dollar}}{{open}}", "(HOME)a$(HOME)"},
+  };
+  for (const auto& [flow_text, received] : cases) {
+    graph::Text text = graph::SplitReferences(flow_text);
+    for (graph::Segment& segment : text.segments) {
+      if (segment.kind == graph::Segment::Kind::kLiteral) {
+        segment.text = ir::EscapeDollars(segment.text);
+      }
+    }
+    flow.steps[0].pod.command = {text};
+    Compiled result = Compile(file, flow);
+    REQUIRE(result.ok);
+    std::string arg =
+        YAML::Load(result.yaml)["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]
+                               ["spec"]["containers"][0]["command"][0]
+                                   .as<std::string>();
+    CAPTURE(flow_text);
+    CAPTURE(arg);
+    CHECK(Kubelet(arg) == received);
+  }
 }
 
 TEST_CASE("a required param used by a step is a diagnostic at the step, once per param") {
@@ -297,7 +356,7 @@ TEST_CASE("@retry: one restart budget; steps without retries fail the JobSet") {
   flow.steps[2].retry = ir::Retry{1, 1};
   result = Compile(file, flow);
   CHECK(!result.ok);
-  CHECK(result.diagnostics.find("f.flow:4:8: error: step 'b' retries 1 times but step 'a' 2 "
+  CHECK(result.diagnostics.find("f.flow:4:8: error: step 'b' retries 1 time but step 'a' 2 "
                                 "times; target 'jobset' has one restart budget for the whole "
                                 "flow [E050]") == 0);
 }

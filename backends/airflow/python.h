@@ -1,0 +1,109 @@
+// Python and Jinja text for the Airflow target.
+//
+// Defines the one function that turns any string into a Python string
+// literal (PythonString), the one translator from flow text to the Jinja that
+// Airflow renders in templated fields (JinjaLiteral, JinjaText, JinjaParts),
+// and PyExpr, a small expression tree that prints Python source
+// deterministically, one element per line when a line would pass 100
+// columns. Used only by airflow_backend.cc; every user string in a DAG file
+// comes through here.
+//
+// A string may be read twice before it reaches a container: Python reads the
+// literal, then Airflow renders it as a Jinja template if it sits in a
+// templated field. The Jinja functions make the template render to the text;
+// PythonString then makes Python read back the template byte for byte.
+#ifndef FLOWC_BACKENDS_AIRFLOW_PYTHON_H_
+#define FLOWC_BACKENDS_AIRFLOW_PYTHON_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "compiler/ir/ir.h"
+
+namespace flowc::backends::airflow {
+
+enum class StringStyle {
+  kInline,  // "..." on one line: \n, \t, quotes and backslashes escaped
+  kBlock,   // """\ then the text's own lines: for long multi-line text (YAML)
+};
+
+// `text` as a Python 3 string literal that evaluates to exactly `text`.
+// Control characters, C1 controls, line and paragraph separators, the byte
+// order mark and bidirectional overrides are escaped so that the file reads
+// the way it runs; other non-ASCII text is kept as UTF-8. A byte that is not
+// valid UTF-8 becomes \udcXX (Python's surrogateescape).
+std::string PythonString(std::string_view text, StringStyle style = StringStyle::kInline);
+
+// How `{{item}}` is translated where it may appear.
+struct JinjaScope {
+  enum class Item {
+    kNone,      // no foreach element here
+    kVariable,  // the Jinja variable `item` (JobSet commands, see flowc_run_jobset)
+    kConstant,  // a known element: `item_value`, escaped as literal text
+  };
+  const std::vector<ir::Param>* params = nullptr;  // types decide how a param renders
+  Item item = Item::kNone;
+  std::string item_value;
+};
+
+// A Jinja template that renders to exactly `text`: `{{`, `{%` and `{#` are
+// written as `{{ '{{' }}` etc., a carriage return as `{{ '\r' }}` (Jinja
+// turns a literal one into \n) and a final newline as `{{ '\n' }}` (Jinja
+// drops one unless keep_trailing_newline is set).
+std::string JinjaLiteral(std::string_view text);
+
+// `text` as one Jinja template: `{{name}}` -> `{{ params.name }}` (with
+// `| tojson` for bool and list params, so they read as JSON), `{{run_id}}` ->
+// `{{ run_id }}`, `{{item}}` per `scope`, literal text as JinjaLiteral.
+std::string JinjaText(const ir::Text& text, const JinjaScope& scope);
+
+// `text` split at each `{{item}}`: the pieces between are complete Jinja
+// templates, nullopt marks the element. For mapped tasks, whose mapped
+// arguments Airflow does not render: the pieces are rendered, then joined
+// around the element at run time (flowc_argv).
+std::vector<std::optional<std::string>> JinjaParts(const ir::Text& text, const JinjaScope& scope);
+
+// A Python expression. Leaves are source text; strings enter only through
+// Str (PythonString) so none can escape its quotes.
+class PyExpr {
+ public:
+  using Kwargs = std::vector<std::pair<std::string, PyExpr>>;
+
+  static PyExpr Code(std::string code);
+  static PyExpr Str(std::string_view text);
+  static PyExpr Int(int64_t value);
+  static PyExpr Bool(bool value);
+  static PyExpr None();
+  static PyExpr Call(std::string callee, std::vector<PyExpr> args, Kwargs kwargs = {});
+  // A call of what another expression evaluates to: `task(...)(f)(...)`.
+  static PyExpr Call(PyExpr callee, std::vector<PyExpr> args, Kwargs kwargs = {});
+  // `base.name`, as in `KubernetesPodOperator.partial(...).expand`.
+  static PyExpr Attr(PyExpr base, std::string name);
+  static PyExpr List(std::vector<PyExpr> items);
+  static PyExpr Dict(std::vector<std::pair<PyExpr, PyExpr>> items);
+
+  // The expression on one line.
+  std::string Flat() const;
+  // The expression starting at `column` of a line indented by `indent`,
+  // followed on its last line by `trailing` more characters. It breaks into
+  // one element per line, indented 4 more, only where the flat form would
+  // pass 100 columns.
+  std::string FormatAt(size_t indent, size_t column, size_t trailing) const;
+
+ private:
+  enum class Kind { kCode, kCall, kList, kDict, kAttr };
+  std::string FormatArgs(size_t indent, size_t column, size_t trailing) const;
+  Kind kind_ = Kind::kCode;
+  std::string code_;            // kCode: the text; kAttr: the name
+  std::vector<PyExpr> callee_;  // kCall: the callee; kAttr: the base (one element)
+  std::vector<PyExpr> args_;
+  Kwargs kwargs_;
+  std::vector<std::pair<PyExpr, PyExpr>> items_;
+};
+
+}  // namespace flowc::backends::airflow
+
+#endif  // FLOWC_BACKENDS_AIRFLOW_PYTHON_H_

@@ -1,0 +1,1 @@
+from airflow._stub import task, task_group  # noqa: F401

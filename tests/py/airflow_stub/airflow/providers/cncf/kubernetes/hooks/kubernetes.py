@@ -1,0 +1,1 @@
+from airflow._stub import KubernetesHook  # noqa: F401
