@@ -13,10 +13,12 @@ flowItem  : param | step ;
 param     : PARAM IDENT ( COLON IDENT )? ( EQUALS value )? ;
 step      : decorator* STEP IDENT LBRACE stepItem* RBRACE ;
 
-stepItem  : RUN ( string | list )                       # runItem
-          | NEXT IDENT FOREACH ( IDENT | list )         # foreachItem
-          | NEXT IDENT ( COMMA IDENT )*                 # nextItem
+// One alternative for both forms of `next`, so that the parser decides
+// after the first target (LL(1)) and errors point at the right token.
+stepItem  : RUN ( string | list )                                  # runItem
+          | NEXT IDENT ( FOREACH foreachSource | ( COMMA IDENT )* ) # nextItem
           ;
+foreachSource : IDENT | list ;
 
 decorator : AT IDENT ( LPAREN ( arg ( COMMA arg )* COMMA? )? RPAREN )? ;
 arg       : IDENT EQUALS value ;

@@ -24,12 +24,15 @@ using Kwargs = PyExpr::Kwargs;
 // ---------------------------------------------------------------------------
 // The fixed Python every DAG file may embed; each piece only when used.
 
-constexpr const char* kItemTextHelper = R"py(
-def flowc_item_text(item):
-    """A foreach element as its tasks see it: strings as they are, anything else as JSON."""
-    if isinstance(item, str):
-        return item
-    return json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+constexpr const char* kTextHelper = R"py(
+def flowc_text(value):
+    """A value as a command sees it: a string as it is, anything else as compact JSON.
+
+    For foreach elements, and the Jinja filter for bool and list params.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 )py";
 
 constexpr const char* kArgvHelper = R"py(
@@ -39,7 +42,7 @@ def flowc_argv(argv, item):
     Airflow does not render mapped arguments, so the parts (already rendered, as arguments
     of this task) are joined around the element here.
     """
-    item = flowc_item_text(item)
+    item = flowc_text(item)
     return [
         arg if isinstance(arg, str) else "".join(item if part is None else part for part in arg)
         for arg in argv
@@ -79,7 +82,7 @@ def flowc_run_jobset(step, item=None, **context):
     jobset["metadata"]["name"] = name
     values = {"params": context["params"], "run_id": context["run_id"]}
     if item is not None:
-        values["item"] = flowc_item_text(item)
+        values["item"] = flowc_text(item)
     for replicated_job in jobset["spec"]["replicatedJobs"]:
         for container in replicated_job["template"]["spec"]["template"]["spec"]["containers"]:
             container["command"] = [
@@ -551,7 +554,7 @@ class DagWriter {
     std::vector<std::string> stdlib;
     if (uses_datetime_) stdlib.push_back("datetime");
     if (uses_jobset_) stdlib.push_back("hashlib");
-    if (uses_item_text_) stdlib.push_back("json");
+    if (uses_text_) stdlib.push_back("json");
     if (uses_jobset_) stdlib.push_back("time");
     for (const std::string& module : stdlib) out += fmt::format("import {}\n", module);
     if (!stdlib.empty()) out += "\n";
@@ -586,7 +589,7 @@ class DagWriter {
 
   std::string Helpers() const {
     std::string out;
-    if (uses_item_text_) out += std::string("\n") + kItemTextHelper;
+    if (uses_text_) out += std::string("\n") + kTextHelper;
     if (uses_argv_) out += std::string("\n") + kArgvHelper;
     if (uses_items_) out += std::string("\n") + kItemsHelper;
     if (uses_argvs_) out += std::string("\n") + kArgvsHelper;
@@ -621,6 +624,11 @@ class DagWriter {
     }
     dag.emplace_back("params", PyExpr::Dict(std::move(params)));
     dag.emplace_back("tags", PyExpr::List({PyExpr::Str("flowc")}));
+    if (UsesTextFilter()) {
+      uses_text_ = true;
+      dag.emplace_back("user_defined_filters",
+                       PyExpr::Dict({{PyExpr::Str("flowc_text"), PyExpr::Code("flowc_text")}}));
+    }
     for (const auto& [name, value] : dag) {
       out += fmt::format("    {}={},\n", name, value.FormatAt(4, 5 + name.size(), 1));
     }
@@ -642,6 +650,21 @@ class DagWriter {
     out += tasks;
     out += Edges(std::nullopt, {}, 4);
     return out;
+  }
+
+  // Whether a command refers to a param that renders through flowc_text.
+  bool UsesTextFilter() const {
+    for (const ir::Step& step : flow_.steps) {
+      for (const ir::Text& arg : step.pod.command) {
+        for (const ir::Segment& segment : arg.segments) {
+          if (segment.kind != ir::Segment::Kind::kParam) continue;
+          for (const ir::Param& param : flow_.params) {
+            if (param.name == segment.text && ParamNeedsJson(&param)) return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   // A comment before the first task written out for an unrolled foreach.
@@ -704,7 +727,7 @@ class DagWriter {
 
     std::optional<PyExpr> cmds;
     if (item_needed && runtime_item) {
-      uses_task_ = uses_argv_ = uses_item_text_ = true;
+      uses_task_ = uses_argv_ = uses_text_ = true;
       std::string argv_var = Var(var + "_argv");
       PyExpr helper = HelperTask({{"task_id", PyExpr::Str(task_id + "-argv")}}, "flowc_argv");
       PyExpr call = PyExpr::Call(std::move(helper), {},
@@ -743,7 +766,7 @@ class DagWriter {
       return out;
     }
 
-    uses_argvs_ = uses_argv_ = uses_items_ = uses_item_text_ = true;
+    uses_argvs_ = uses_argv_ = uses_items_ = uses_text_ = true;
     std::string argv_var = Var(var + "_argv");
     Kwargs helper_kwargs = {{"argv", ArgvParts(step.pod, params_scope_)}};
     if (foreach.param.empty()) {
@@ -815,7 +838,7 @@ class DagWriter {
 
   // `task(task_id=..., ...)(flowc_run_jobset)`, recording the step's JobSet.
   PyExpr JobSetTask(const ir::Step& step, Kwargs task_kwargs) {
-    uses_task_ = uses_jobset_ = uses_item_text_ = true;
+    uses_task_ = uses_jobset_ = uses_text_ = true;
     uses_datetime_ = uses_datetime_ || NeedsDatetime(step);
     if (jobsets_.count(step.name) == 0) {
       YAML::Emitter yaml;
@@ -924,7 +947,7 @@ class DagWriter {
   bool uses_task_group_ = false;
   bool uses_pod_operator_ = false;
   bool uses_jobset_ = false;
-  bool uses_item_text_ = false;
+  bool uses_text_ = false;
   bool uses_argv_ = false;
   bool uses_argvs_ = false;
   bool uses_items_ = false;

@@ -71,15 +71,23 @@ const ir::Param* FindParam(const JinjaScope& scope, std::string_view name) {
   return nullptr;
 }
 
+}  // namespace
+
+bool ParamNeedsJson(const ir::Param* param) {
+  return param != nullptr &&
+         (param->type == ir::Param::Type::kBool || param->type == ir::Param::Type::kList);
+}
+
+namespace {
+
 std::string ParamExpression(const JinjaScope& scope, std::string_view name) {
   std::string access = IsParamAttributeSafe(name) ? fmt::format("params.{}", name)
                                                   : fmt::format("params['{}']", name);
   const ir::Param* param = FindParam(scope, name);
-  // Airflow renders a value with str(): True, ['a']. JSON (true, ["a"]) is
-  // what the other targets pass, so bools and lists go through tojson.
-  bool json = param != nullptr &&
-              (param->type == ir::Param::Type::kBool || param->type == ir::Param::Type::kList);
-  return fmt::format("{{{{ {}{} }}}}", access, json ? " | tojson" : "");
+  // Airflow renders a value with str(): True, ['a']. The other targets pass
+  // compact JSON (true, ["a"]); Jinja's own tojson escapes ' and spaces out
+  // lists, so the DAG registers flowc_text (see kTextHelper) as a filter.
+  return fmt::format("{{{{ {}{} }}}}", access, ParamNeedsJson(param) ? " | flowc_text" : "");
 }
 
 // Appends `text` to a template so that Jinja renders it unchanged. `last`:

@@ -55,8 +55,13 @@ struct JinjaScope {
 // drops one unless keep_trailing_newline is set).
 std::string JinjaLiteral(std::string_view text);
 
+// Whether a reference to `param` renders through the `flowc_text` filter,
+// which the DAG must then register: bool and list params read as compact
+// JSON (true, ["a","b"]), as on the other targets.
+bool ParamNeedsJson(const ir::Param* param);
+
 // `text` as one Jinja template: `{{name}}` -> `{{ params.name }}` (with
-// `| tojson` for bool and list params, so they read as JSON), `{{run_id}}` ->
+// `| flowc_text` per ParamNeedsJson), `{{run_id}}` ->
 // `{{ run_id }}`, `{{item}}` per `scope`, literal text as JinjaLiteral.
 std::string JinjaText(const ir::Text& text, const JinjaScope& scope);
 

@@ -53,23 +53,23 @@ class ArgoStrings final : public k8s::StringPolicy {
   explicit ArgoStrings(RefStyle style) : style_(style) {}
 
   std::string Text(const ir::Text& text) const override {
-    Record(ArgoReadsLiteralAsTag(text));
+    Record(LiteralsArgoWouldRead(text));
     return TranslateText(text, style_);
   }
   std::string Literal(std::string_view text) const override {
-    Record(ArgoReadsLiteralAsTag(text));
+    Record(LiteralsArgoWouldRead(text));
     return EscapeLiteral(text);
   }
 
   const std::vector<std::string>& unsafe() const { return unsafe_; }
 
  private:
-  void Record(std::optional<std::string> tag) const {
-    if (!tag) return;
-    for (const std::string& seen : unsafe_) {
-      if (seen == *tag) return;
+  void Record(std::vector<std::string> tags) const {
+    for (std::string& tag : tags) {
+      bool seen = false;
+      for (const std::string& s : unsafe_) seen |= s == tag;
+      if (!seen) unsafe_.push_back(std::move(tag));
     }
-    unsafe_.push_back(std::move(*tag));
   }
 
   RefStyle style_;

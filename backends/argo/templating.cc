@@ -95,7 +95,8 @@ FirstPassView ViewOf(std::vector<Segment> segments) {
   return view;
 }
 
-std::optional<std::string> FirstUnsafeBraces(const FirstPassView& view) {
+std::vector<std::string> UnsafeBraces(const FirstPassView& view) {
+  std::vector<std::string> found;
   const std::string& text = view.text;
   for (size_t p = text.find("{{"); p != std::string::npos; p = text.find("{{", p + 1)) {
     if (view.origin[p] != FirstPassView::Origin::kLiteral) continue;
@@ -108,9 +109,12 @@ std::optional<std::string> FirstUnsafeBraces(const FirstPassView& view) {
       unsafe = view.origin[i] == FirstPassView::Origin::kPendingTag;
     }
     if (!unsafe && close != std::string::npos) unsafe = IsArgoVariable(tag);
-    if (unsafe) return view.FlowSpelling(p, end);
+    if (!unsafe) continue;
+    found.push_back(view.FlowSpelling(p, end));
+    // The rest of this tag is reported with it.
+    p = end - 1;
   }
-  return std::nullopt;
+  return found;
 }
 
 }  // namespace
@@ -188,14 +192,13 @@ std::string TranslateText(const ir::Text& text, RefStyle style) {
   return out;
 }
 
-std::optional<std::string> ArgoReadsLiteralAsTag(const ir::Text& text) {
-  return FirstUnsafeBraces(ViewOf(Normalize(text)));
+std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text) {
+  return UnsafeBraces(ViewOf(Normalize(text)));
 }
 
-std::optional<std::string> ArgoReadsLiteralAsTag(std::string_view literal) {
-  if (literal.find("{{") == std::string_view::npos) return std::nullopt;
-  return FirstUnsafeBraces(
-      ViewOf({Segment{Segment::Kind::kLiteral, std::string(literal), 0}}));
+std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal) {
+  if (literal.find("{{") == std::string_view::npos) return {};
+  return UnsafeBraces(ViewOf({Segment{Segment::Kind::kLiteral, std::string(literal), 0}}));
 }
 
 }  // namespace flowc::backends::argo

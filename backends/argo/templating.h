@@ -11,14 +11,14 @@
 // The braces it yields are read again by the later passes; there they are
 // harmless unless what follows them is itself something Argo resolves: one of
 // its variables, an expression, or one of flowc's own `{{item}}` tags that is
-// still waiting for its pass. ArgoReadsLiteralAsTag finds those cases, which
+// still waiting for its pass. LiteralsArgoWouldRead finds those cases, which
 // the backend reports instead of emitting text that Argo would change.
 #ifndef FLOWC_BACKENDS_ARGO_TEMPLATING_H_
 #define FLOWC_BACKENDS_ARGO_TEMPLATING_H_
 
-#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "compiler/ir/ir.h"
 
@@ -52,12 +52,12 @@ std::string EscapeLiteral(std::string_view text, bool tag_follows = false);
 // A command argument: literal segments escaped, references translated.
 std::string TranslateText(const ir::Text& text, RefStyle style);
 
-// The first literal `{{...` in `text` that Argo's second or third pass would
-// not leave alone, as it appears in the flow (e.g. "{{workflow.name}}",
-// "{{=1+1}}", "{{{{item}}"); nullopt when Argo passes every literal brace
-// through. `text` holds the references of a command argument, if any.
-std::optional<std::string> ArgoReadsLiteralAsTag(const ir::Text& text);
-std::optional<std::string> ArgoReadsLiteralAsTag(std::string_view literal);
+// Each literal `{{...` in `text` that Argo's second or third pass would not
+// leave alone, as the flow spells it ("{{workflow.name}}", "{{=1+1}}",
+// "{{{item}}"); empty when Argo passes every literal brace through. `text`
+// holds the references of a command argument, if any.
+std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text);
+std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal);
 
 }  // namespace flowc::backends::argo
 

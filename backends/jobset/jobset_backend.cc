@@ -70,11 +70,19 @@ class JobSetStrings final : public k8s::StringPolicy {
     std::string out;
     for (const graph::Segment& segment : text.segments) {
       switch (segment.kind) {
-        case graph::Segment::Kind::kLiteral: AppendEscaped(out, segment.text); break;
-        case graph::Segment::Kind::kRunId: AppendEscaped(out, run_id_); break;
-        case graph::Segment::Kind::kParam: AppendEscaped(out, Default(segment.text)); break;
+        case graph::Segment::Kind::kLiteral:
+          AppendEscaped(out, segment.text);
+          break;
+        case graph::Segment::Kind::kRunId:
+          AppendEscaped(out, run_id_);
+          break;
+        case graph::Segment::Kind::kParam:
+          AppendEscaped(out, Default(segment.text));
+          break;
         // Unreachable: a flow with a foreach never gets here (CheckCapabilities).
-        case graph::Segment::Kind::kItem: AppendEscaped(out, "{{item}}"); break;
+        case graph::Segment::Kind::kItem:
+          AppendEscaped(out, "{{item}}");
+          break;
       }
     }
     return out;
@@ -145,8 +153,8 @@ class Checker {
                             "no run-time parameters and substitutes defaults at compile time",
                             step.name, param->name))
             .AddNote(param->range, fmt::format("'{}' is declared here", param->name))
-            .SetHelp(fmt::format("give '{}' a default, or compile with --target argo",
-                                 param->name));
+            .SetHelp(
+                fmt::format("give '{}' a default, or compile with --target argo", param->name));
       }
     }
   }
@@ -164,9 +172,9 @@ class Checker {
     report_(Code::kTooManyDependencies, step.range,
             fmt::format("step '{}' joins {} steps; a JobSet job can depend on at most {}",
                         step.name, step.predecessors.size(), kMaxDependsOn))
-        .SetHelp(fmt::format(
-            "join the branches in stages of at most {}, or compile with --target argo",
-            kMaxDependsOn));
+        .SetHelp(
+            fmt::format("join the branches in stages of at most {}, or compile with --target argo",
+                        kMaxDependsOn));
   }
 
   // A JobSet restarts as a whole and has one restart budget
@@ -175,7 +183,8 @@ class Checker {
   void CheckRetries() {
     const ir::Step* most = nullptr;
     for (const ir::Step& step : flow_.steps) {
-      if (step.retry && step.retry->times > 0 && (!most || step.retry->times > most->retry->times)) {
+      if (step.retry && step.retry->times > 0 &&
+          (!most || step.retry->times > most->retry->times)) {
         most = &step;
       }
     }
@@ -185,14 +194,15 @@ class Checker {
         continue;
       }
       ok_ = false;
-      report_(Code::kUnsupportedByTarget, step.range,
-              fmt::format("step '{}' retries {} but step '{}' {}; target 'jobset' has one "
-                          "restart budget for the whole flow",
-                          step.name, Times(step.retry->times), most->name,
-                          Times(most->retry->times)))
+      report_(
+          Code::kUnsupportedByTarget, step.range,
+          fmt::format("step '{}' retries {} but step '{}' {}; target 'jobset' has one "
+                      "restart budget for the whole flow",
+                      step.name, Times(step.retry->times), most->name, Times(most->retry->times)))
           .AddNote("a failed step restarts the whole JobSet (failurePolicy.maxRestarts)")
-          .SetHelp("give every retried step the same @retry(times=...), or compile with "
-                   "--target argo");
+          .SetHelp(
+              "give every retried step the same @retry(times=...), or compile with "
+              "--target argo");
     }
   }
 

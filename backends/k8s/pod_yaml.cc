@@ -50,12 +50,19 @@ bool ResolvesToNonString(std::string_view value) {
 int32_t NextCodePoint(std::string_view value, size_t& i) {
   auto byte = [&](size_t k) { return static_cast<unsigned char>(value[k]); };
   unsigned char b0 = byte(i);
-  int length = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
+  int length = b0 < 0x80           ? 1
+               : (b0 >> 5) == 0x6  ? 2
+               : (b0 >> 4) == 0xE  ? 3
+               : (b0 >> 3) == 0x1E ? 4
+                                   : 0;
   if (length == 0 || i + length > value.size()) {
     ++i;
     return -1;
   }
-  int32_t cp = length == 1 ? b0 : length == 2 ? (b0 & 0x1F) : length == 3 ? (b0 & 0x0F) : (b0 & 0x07);
+  int32_t cp = length == 1   ? b0
+               : length == 2 ? (b0 & 0x1F)
+               : length == 3 ? (b0 & 0x0F)
+                             : (b0 & 0x07);
   for (int k = 1; k < length; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) {
       ++i;

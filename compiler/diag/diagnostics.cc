@@ -27,6 +27,34 @@ std::string_view SeverityName(Severity severity) {
   return severity == Severity::kError ? "error" : "warning";
 }
 
+// Length of the valid UTF-8 sequence at text[i], or 0 if it is not one.
+size_t Utf8Length(std::string_view text, size_t i) {
+  unsigned char c = static_cast<unsigned char>(text[i]);
+  size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+  if (n == 0 || i + n > text.size() || (n == 2 && c < 0xC2)) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+// The line with every byte that is not UTF-8 written as <XX>, as clang does,
+// so that the diagnostic itself is valid text.
+std::string Printable(std::string_view line) {
+  std::string out;
+  for (size_t i = 0; i < line.size();) {
+    size_t n = Utf8Length(line, i);
+    if (n == 0) {
+      out += fmt::format("<{:02X}>", static_cast<unsigned char>(line[i]));
+      ++i;
+    } else {
+      out.append(line.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
 // The source line and a caret line under `range`; tabs are kept so the caret
 // lines up in any terminal.
 void RenderSnippet(const SourceFile& file, SourceRange range, std::string& out) {
@@ -48,7 +76,7 @@ void RenderSnippet(const SourceFile& file, SourceRange range, std::string& out) 
     if ((static_cast<unsigned char>(line[j]) & 0xC0) != 0x80) ++extra;
   }
   caret.append(extra, '~');
-  fmt::format_to(std::back_inserter(out), "{}\n{}\n", line, caret);
+  fmt::format_to(std::back_inserter(out), "{}\n{}\n", Printable(line), caret);
 }
 
 }  // namespace

@@ -7,26 +7,28 @@
 namespace flowc::diag {
 namespace {
 
+// Optimal string alignment distance: insertions, deletions, substitutions
+// and transpositions of neighbours ("trian" is one edit from "train").
 size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      size_t cost = (a[i - 1] == b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
-      diagonal = above;
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
   }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 }  // namespace
 
 std::string ClosestMatch(std::string_view name, const std::vector<std::string_view>& candidates) {
-  size_t limit = std::max<size_t>(1, (name.size() + 2) / 3);
+  size_t limit = std::max<size_t>(1, name.size() / 3);
   std::string_view best;
   size_t best_distance = limit + 1;
   for (std::string_view candidate : candidates) {

@@ -10,7 +10,7 @@
 namespace flowc::diag {
 
 // The candidate closest to `name`, or "" when none is close enough to be a
-// plausible typo (distance at most a third of the name's length, min 1).
+// plausible typo (at most one edit per three characters, and at least one).
 std::string ClosestMatch(std::string_view name, const std::vector<std::string_view>& candidates);
 
 // "did you mean 'x'?" for the closest candidate, or "".

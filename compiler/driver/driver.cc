@@ -154,8 +154,9 @@ int RunCompile(const Options& options) {
   }
   DiagnosticPrinter printer(options);
   int status = kExitOk;
+  std::vector<std::unique_ptr<Input>> inputs;  // diagnostics point into them
   for (const std::string& path : options.inputs) {
-    std::unique_ptr<Input> input = Load(path, &status);
+    std::unique_ptr<Input>& input = inputs.emplace_back(Load(path, &status));
     if (!input) continue;
     std::optional<ir::Flow> flow = Analyze(*input->file, input->diagnostics);
     std::optional<std::string> text;
@@ -194,8 +195,9 @@ int RunCompile(const Options& options) {
 int RunCheck(const Options& options) {
   DiagnosticPrinter printer(options);
   int status = kExitOk;
+  std::vector<std::unique_ptr<Input>> inputs;  // diagnostics point into them
   for (const std::string& path : options.inputs) {
-    std::unique_ptr<Input> input = Load(path, &status);
+    std::unique_ptr<Input>& input = inputs.emplace_back(Load(path, &status));
     if (!input) continue;
     Analyze(*input->file, input->diagnostics);
     printer.Add(input->diagnostics);

@@ -44,8 +44,9 @@ class GraphBuilder {
     if (structure_ok_ && CheckEnds() && CheckCycles()) {
       CheckReachable();
       TopologicalOrder();
-      if (MatchSplits()) CheckReferences();
+      shape_ok_ = MatchSplits();
     }
+    CheckReferences();
     CheckNameCollisions();
     if (report_.diagnostics().HasErrors()) return std::nullopt;
     return std::move(flow_);
@@ -132,10 +133,19 @@ class GraphBuilder {
         const ast::Value& v = *p.default_value;
         if (!p.type) param.type = InferType(v);
         if (type_known && !DefaultMatches(param.type, v)) {
-          report_(Code::kParamType, v.range,
-                  fmt::format("param '{}' is of type '{}' but its default is {} {}", param.name,
-                              ParamTypeName(param.type),
-                              v.kind == Kind::kInt ? "an" : "a", ast::KindName(v.kind)));
+          auto& d = report_(Code::kParamType, v.range,
+                            fmt::format("param '{}' is of type '{}' but its default is {} {}",
+                                        param.name, ParamTypeName(param.type),
+                                        v.kind == Kind::kInt ? "an" : "a", ast::KindName(v.kind)));
+          bool numeric = (param.type == Param::Type::kInt || param.type == Param::Type::kFloat) &&
+                         v.kind == Kind::kString && !v.string.empty() &&
+                         v.string.find_first_not_of("-0123456789.eE") == std::string::npos;
+          if (numeric) {
+            d.SetHelp(fmt::format("write the number without quotes: param {}: {} = {}", param.name,
+                                  ParamTypeName(param.type), v.string));
+          } else if (param.type == Param::Type::kBool) {
+            d.SetHelp("write true or false");
+          }
         }
         param.default_value = v;
       }
@@ -318,6 +328,15 @@ class GraphBuilder {
   // --- the shape of the graph -------------------------------------------
   bool CheckEnds() {
     bool ok = true;
+    // Without 'end', a single step that has no 'next' was most likely meant
+    // to be it: say so on the E013 instead of reporting it again.
+    size_t lone_last = kNone;
+    if (flow_.end == kNone) {
+      for (size_t i = 0; i < flow_.steps.size(); ++i) {
+        if (!ast_.steps[i].nexts.empty()) continue;
+        lone_last = lone_last == kNone ? i : kUnknown;
+      }
+    }
     if (flow_.start == kNone) {
       report_(Code::kMissingStart, flow_.range,
               fmt::format("flow '{}' has no step 'start'", flow_.name))
@@ -325,8 +344,14 @@ class GraphBuilder {
       ok = false;
     }
     if (flow_.end == kNone) {
-      report_(Code::kMissingEnd, flow_.range, fmt::format("flow '{}' has no step 'end'", flow_.name))
-          .SetHelp("every flow finishes at a step named 'end'");
+      auto& d = report_(Code::kMissingEnd, flow_.range,
+                        fmt::format("flow '{}' has no step 'end'", flow_.name));
+      if (lone_last < kUnknown) {
+        d.AddNote(flow_.steps[lone_last].range,
+                  fmt::format("step '{}' has no 'next'; did you mean to name it 'end'?",
+                              flow_.steps[lone_last].name));
+      }
+      d.SetHelp("every flow finishes at a step named 'end'");
       ok = false;
     }
     for (size_t i = 0; i < flow_.steps.size(); ++i) {
@@ -335,7 +360,7 @@ class GraphBuilder {
         report_(Code::kEndHasNext, a.nexts[0].range, "step 'end' cannot have a 'next'")
             .SetHelp("the flow finishes at 'end'; remove this 'next'");
         ok = false;
-      } else if (i != flow_.end && a.nexts.empty()) {
+      } else if (i != flow_.end && a.nexts.empty() && i != lone_last) {
         report_(Code::kMissingNext, a.name.range,
                 fmt::format("step '{}' has no 'next'", a.name.name))
             .SetHelp("only step 'end' finishes the flow; add e.g. 'next end'");
@@ -517,6 +542,7 @@ class GraphBuilder {
       size_t join = step.foreach ? ForeachJoin(u) : ipdom_[u];
       if (join == kNone) return Unclosed(u);
       if (join == stop && stop != kNone) {
+        if (ReportCrossing(u, join)) return false;
         report_(Code::kBadJoin, flow_.steps[join].range,
                 fmt::format("step '{}' closes two splits, at '{}' and at '{}'",
                             flow_.steps[join].name, step.name, flow_.steps[owner].name))
@@ -539,6 +565,40 @@ class GraphBuilder {
       u = join;
     }
     return true;
+  }
+
+  // When the split at `u` shares its join with the split around it, the
+  // usual cause is a step inside `u`'s region that is also reached from
+  // outside it. Reports that step, if there is one.
+  bool ReportCrossing(size_t u, size_t join) {
+    std::vector<bool> inside(flow_.steps.size(), false);
+    std::vector<size_t> work = {u};
+    inside[u] = true;
+    std::vector<size_t> region;
+    while (!work.empty()) {
+      size_t x = work.back();
+      work.pop_back();
+      region.push_back(x);
+      for (size_t v : flow_.steps[x].next) {
+        if (v != join && !inside[v]) {
+          inside[v] = true;
+          work.push_back(v);
+        }
+      }
+    }
+    std::sort(region.begin(), region.end());
+    for (size_t x : region) {
+      if (x == u) continue;
+      for (size_t p : flow_.steps[x].predecessors) {
+        if (inside[p]) continue;
+        report_(Code::kBadJoin, flow_.steps[x].range,
+                fmt::format("step '{}' joins paths of different splits", flow_.steps[x].name))
+            .AddNote(flow_.steps[u].range, "it is reached from inside this split and from outside it")
+            .SetHelp("a join merges the paths of one split only; close the inner split first");
+        return true;
+      }
+    }
+    return false;
   }
 
   bool Unclosed(size_t split) {
@@ -567,15 +627,16 @@ class GraphBuilder {
       for (size_t c = 0; c < step.command.size() && c < literals.size(); ++c) {
         for (const Segment& seg : step.command[c].segments) {
           if (seg.kind == Segment::Kind::kParam && FindParam(seg.text) == nullptr) {
-            auto& d = report_(Code::kUnknownReference, At(*literals[c], seg.offset, seg.text.size() + 4),
+            auto& d = report_(Code::kUnknownReference, At(*literals[c], seg.offset, seg.length),
                               fmt::format("unknown reference '{{{{{}}}}}'", seg.text));
             std::string hint = diag::DidYouMean(seg.text, names);
             d.SetHelp(hint.empty() ? fmt::format("declare it with 'param {}' or write '{{{{item}}}}' "
                                                  "or '{{{{run_id}}}}'",
                                                  seg.text)
                                    : hint);
-          } else if (seg.kind == Segment::Kind::kItem && step.enclosing_foreach.empty()) {
-            report_(Code::kItemOutsideForeach, At(*literals[c], seg.offset, 8),
+          } else if (seg.kind == Segment::Kind::kItem && shape_ok_ &&
+                     step.enclosing_foreach.empty()) {
+            report_(Code::kItemOutsideForeach, At(*literals[c], seg.offset, seg.length),
                     fmt::format("'{{{{item}}}}' is used outside a foreach body in step '{}'",
                                 step.name))
                 .SetHelp("'{{item}}' is the element of a foreach; use it in the steps of the body");
@@ -596,6 +657,7 @@ class GraphBuilder {
   diag::Reporter& report_;
   Flow flow_;
   bool structure_ok_ = true;
+  bool shape_ok_ = false;  // splits matched: foreach bodies are known
   bool reachable_ok_ = true;
   std::vector<bool> duplicate_;
   std::unordered_map<const Step*, std::vector<diag::SourceRange>> next_ranges_;

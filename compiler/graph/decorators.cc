@@ -208,6 +208,10 @@ class ArgChecker {
                                   ast::KindName(value.kind)));
     if (value.kind == Kind::kString && (spec_.type == ArgType::kInt || spec_.type == ArgType::kNumber)) {
       d.SetHelp(fmt::format("write the number without quotes: {}={}", spec_.name, value.string));
+    } else if (value.kind == Kind::kString && spec_.type == ArgType::kBool) {
+      d.SetHelp(fmt::format("write {0}=true or {0}=false, without quotes", spec_.name));
+    } else if (value.kind == Kind::kString && spec_.type == ArgType::kStringList) {
+      d.SetHelp(fmt::format("write a list: {}=[\"{}\"]", spec_.name, value.string));
     } else if (value.kind == Kind::kFloat && spec_.type == ArgType::kInt) {
       d.SetHelp(fmt::format("'{}' takes whole numbers", spec_.name));
     }
@@ -230,7 +234,10 @@ class ArgChecker {
     auto& d = report_(Code::kArgumentRange, value.range,
                       fmt::format("{} must be {}, found {}", What(), bound, FormatNumber(v)));
     if (v <= 0 && spec_.min >= 1) {
-      d.SetHelp(fmt::format("remove '{}' to leave it unset; 0 is never a silent no-op", spec_.name));
+      d.SetHelp(decorator_.name == "parallel"
+                    ? std::string("remove '@parallel' to run the step as a single pod")
+                    : fmt::format("remove '{}' to leave it unset; 0 is never a silent no-op",
+                                  spec_.name));
     }
     return false;
   }
@@ -348,14 +355,23 @@ class ArgChecker {
   }
 
   bool Invalid(diag::SourceRange at, std::string what, std::string why) {
-    report_(Code::kInvalidKubernetesValue, at, fmt::format("{} in {} {}", what, What(), why));
+    last_ = &report_(Code::kInvalidKubernetesValue, at, fmt::format("{} in {} {}", what, What(), why));
     return false;
   }
+
+  void LastHelp(std::string help) { last_->SetHelp(std::move(help)); }
 
   bool FollowsRule(const std::string& text, diag::SourceRange at) {
     std::string why;
     switch (spec_.rule) {
-      case Rule::kLabel: why = CheckDns1123Label(text); break;
+      case Rule::kLabel:
+        why = CheckDns1123Label(text);
+        if (!why.empty() && CheckDns1123Label(KubernetesName(text)).empty()) {
+          Invalid(at, fmt::format("'{}'", text), why);
+          LastHelp(fmt::format("did you mean '{}'?", KubernetesName(text)));
+          return false;
+        }
+        break;
       case Rule::kSubdomain: why = CheckDns1123Subdomain(text); break;
       case Rule::kAbsolutePath:
         if (text.empty() || text[0] != '/') why = "must be an absolute path";
@@ -432,8 +448,11 @@ class ArgChecker {
     const Value *key = fields[0], *op = fields[1], *val = fields[2], *effect = fields[3],
                 *seconds = fields[4];
     if (op != nullptr && op->string != "Exists" && op->string != "Equal") {
-      report_(Code::kInvalidToleration, op->range,
-              fmt::format("toleration operator must be 'Exists' or 'Equal', found '{}'", op->string));
+      auto& d = report_(Code::kInvalidToleration, op->range,
+                        fmt::format("toleration operator must be 'Exists' or 'Equal', found '{}'",
+                                    op->string));
+      std::string hint = diag::DidYouMean(op->string, {"Exists", "Equal"});
+      if (!hint.empty()) d.SetHelp(hint);
       return false;
     }
     bool exists = op != nullptr && op->string == "Exists";
@@ -515,6 +534,7 @@ class ArgChecker {
   const DecoratorSpec& decorator_;
   const ArgSpec& spec_;
   diag::Reporter& report_;
+  diag::Diagnostic* last_ = nullptr;
 };
 
 // Checks every argument of one written decorator. Returns false on any error.
@@ -562,8 +582,9 @@ std::vector<const ast::Decorator*> CheckDecorators(const std::vector<ast::Decora
       for (const DecoratorSpec& s : Table()) names.push_back(s.name);
       auto& d = report(Code::kUnknownDecorator, decorator.name.range,
                        fmt::format("unknown decorator '@{}'", decorator.name.name));
-      std::string hint = diag::DidYouMean(decorator.name.name, names);
-      if (!hint.empty()) d.SetHelp(fmt::format("did you mean '@{}'?", diag::ClosestMatch(decorator.name.name, names)));
+      std::string match = diag::ClosestMatch(decorator.name.name, names);
+      d.SetHelp(match.empty() ? fmt::format("decorators are @{}", fmt::join(names, ", @"))
+                              : fmt::format("did you mean '@{}'?", match));
       *ok = false;
       continue;
     }
@@ -790,9 +811,9 @@ std::string CheckCron(std::string_view cron) {
     i = j;
   }
   if (parts.size() != 5) {
-    return fmt::format("has {} fields; a cron expression has five (minute hour day-of-month month "
-                       "day-of-week)",
-                       parts.size());
+    return fmt::format("has {} field{}; a cron expression has five (minute hour day-of-month "
+                       "month day-of-week)",
+                       parts.size(), parts.size() == 1 ? "" : "s");
   }
   for (size_t f = 0; f < 5; ++f) {
     const CronField& field = kFields[f];
@@ -884,6 +905,49 @@ std::optional<ScheduleConfig> ResolveSchedule(const ast::Decorator& decorator,
   return schedule;
 }
 
+// Two volumes mounted at one path: shared memory, tmpfs and claims.
+bool CheckMounts(const StepConfig& c, const Args& k8s, const ast::Step* step,
+                 diag::Reporter& report) {
+  struct Mount {
+    std::string path;
+    std::string by;    // "'shared_memory'", "claim 'data'"
+    Resolved origin;   // where it was written
+    std::string help;  // how to move it
+  };
+  std::vector<Mount> mounts;
+  if (c.shared_memory_mib) {
+    Resolved r = k8s.Get("shared_memory");
+    if (r.value != nullptr) mounts.push_back({"/dev/shm", "'shared_memory'", r, ""});
+  }
+  if (c.use_tmpfs) {
+    Resolved r = k8s.Get("tmpfs_path");
+    if (r.value->range.line == 0) r = k8s.Get("use_tmpfs");  // the default path
+    mounts.push_back({c.tmpfs_path, "the tmpfs", r, "set tmpfs_path to another path"});
+  }
+  if (const Value* claims = k8s["persistent_volume_claims"]) {
+    bool from_step = k8s.Get("persistent_volume_claims").from_step;
+    for (const ast::MapEntry& entry : claims->entries) {
+      mounts.push_back({entry.value.string, fmt::format("claim '{}'", entry.key),
+                        Resolved{&entry.value, from_step}, "mount the claim at another path"});
+    }
+  }
+  bool ok = true;
+  for (size_t i = 0; i < mounts.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (mounts[i].path != mounts[j].path) continue;
+      bool from_step = mounts[i].origin.from_step || mounts[j].origin.from_step;
+      if ((step != nullptr) != from_step) continue;  // the other pass reports it
+      auto& d = report(diag::Code::kVolumeConflict, mounts[i].origin.value->range,
+                       fmt::format("'{}' is mounted twice: by {} and by {}", mounts[i].path,
+                                   mounts[i].by, mounts[j].by));
+      d.AddNote(mounts[j].origin.value->range, fmt::format("{} is set here", mounts[j].by))
+          .SetHelp(mounts[i].help);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 // Checks that need a step's whole configuration. Errors whose values all come
 // from the flow are reported once, for the flow (`step` is null then).
 bool CheckResolved(const StepConfig& c, const std::map<std::string_view, Args>& args,
@@ -895,14 +959,18 @@ bool CheckResolved(const StepConfig& c, const std::map<std::string_view, Args>& 
     if (r.value == nullptr && (name == "gpu")) r = resources.Get(name);
     return r;
   };
+  // Reports at the step's own value, with a note at the other one.
   auto conflict = [&](std::string_view a, std::string_view b, std::string message,
                       std::string help) {
     Resolved ra = origin(a), rb = origin(b);
     bool from_step = ra.from_step || rb.from_step;
     if ((step != nullptr) != from_step) return false;  // the other pass reports it
-    diag::SourceRange at = (ra.from_step || step == nullptr) ? ra.value->range : rb.value->range;
-    auto& d = report(diag::Code::kAcceleratorConflict, at, std::move(message));
-    d.AddNote(rb.value->range, fmt::format("'{}' is set here", b)).SetHelp(std::move(help));
+    bool a_here = ra.from_step || step == nullptr;
+    const Resolved& here = a_here ? ra : rb;
+    const Resolved& there = a_here ? rb : ra;
+    auto& d = report(diag::Code::kAcceleratorConflict, here.value->range, std::move(message));
+    d.AddNote(there.value->range, fmt::format("'{}' is set here", a_here ? b : a))
+        .SetHelp(std::move(help));
     return true;
   };
   bool ok = true;
@@ -921,8 +989,7 @@ bool CheckResolved(const StepConfig& c, const std::map<std::string_view, Args>& 
                    "GPUs and AWS Neuron devices are never on the same node; split the work into "
                    "two steps") && ok;
   }
-  (void)step;
-  return ok;
+  return CheckMounts(c, k8s, step, report) && ok;
 }
 
 std::map<std::string_view, Args> ArgsOf(const std::vector<const ast::Decorator*>& flow,

@@ -48,7 +48,7 @@ Text SplitReferences(std::string_view text) {
     if (end > literal_start) {
       out.segments.push_back(Segment{Segment::Kind::kLiteral,
                                      std::string(text.substr(literal_start, end - literal_start)),
-                                     literal_start});
+                                     literal_start, end - literal_start});
     }
   };
   size_t i = text.find("{{");
@@ -64,7 +64,7 @@ Text SplitReferences(std::string_view text) {
                          : name == "run_id" ? Segment::Kind::kRunId
                                             : Segment::Kind::kParam;
     out.segments.push_back(
-        Segment{kind, kind == Segment::Kind::kParam ? std::string(name) : std::string(), i});
+        Segment{kind, kind == Segment::Kind::kParam ? std::string(name) : std::string(), i, length});
     literal_start = i + length;
     i = text.find("{{", literal_start);
   }

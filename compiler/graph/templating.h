@@ -17,7 +17,8 @@ struct Segment {
   enum class Kind { kLiteral, kParam, kItem, kRunId };
   Kind kind;
   std::string text;  // kLiteral: the text; kParam: the param name
-  size_t offset = 0; // byte offset of the segment in the decoded string
+  size_t offset = 0;  // where the segment starts in the decoded string
+  size_t length = 0;  // its length there: "{{ x }}" is 7
 
   bool operator==(const Segment& o) const { return kind == o.kind && text == o.text; }
 };

@@ -68,8 +68,55 @@ class ErrorListener : public antlr4::BaseErrorListener {
     std::string message = expected.empty()
                               ? fmt::format("unexpected {}", Found(offending))
                               : fmt::format("expected {}, found {}", expected, Found(offending));
-    report_(diag::Code::kSyntax, at_.Range(offending), std::move(message));
+    if (offending->getType() == antlr4::Token::EOF) {
+      ReportAtEnd(parser, std::move(message));
+      return;
+    }
+    auto& d = report_(diag::Code::kSyntax, at_.Range(offending), std::move(message));
+    antlr4::Token* previous = parser != nullptr ? Previous(parser, offending) : nullptr;
+    if (previous != nullptr && previous->getType() == FlowLexer::RUN &&
+        offending->getType() == FlowLexer::IDENT) {
+      std::string_view line = at_.file().Line(at_.Range(offending).line);
+      std::string_view rest = line.substr(line.find(offending->getText()));
+      while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
+      d.SetHelp(fmt::format("write the command in double quotes, e.g. run \"{}\"", rest));
+    }
   }
+
+ private:
+  static antlr4::Token* Previous(antlr4::Parser* parser, antlr4::Token* token) {
+    auto* stream = dynamic_cast<antlr4::CommonTokenStream*>(parser->getTokenStream());
+    for (size_t i = token->getTokenIndex(); i-- > 0;) {
+      antlr4::Token* t = stream->get(i);
+      if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) return t;
+    }
+    return nullptr;
+  }
+
+  // At the end of the file, point just past the last token, and at the
+  // brace that was never closed.
+  void ReportAtEnd(antlr4::Parser* parser, std::string message) {
+    auto* stream = dynamic_cast<antlr4::CommonTokenStream*>(parser->getTokenStream());
+    antlr4::Token* last = nullptr;
+    std::vector<antlr4::Token*> open;
+    for (antlr4::Token* t : stream->getTokens()) {
+      if (t->getType() == antlr4::Token::EOF) break;
+      last = t;
+      if (t->getType() == FlowLexer::LBRACE) open.push_back(t);
+      if (t->getType() == FlowLexer::RBRACE && !open.empty()) open.pop_back();
+    }
+    diag::SourceRange at = at_.Range(stream->get(stream->size() - 1));
+    if (last != nullptr) {
+      diag::SourceRange end = at_.Range(last);
+      at = at_.file().RangeAt(end.offset + end.length - 1, 0);
+      at.column += 1;
+      at.offset += 1;
+    }
+    auto& d = report_(diag::Code::kSyntax, at, std::move(message));
+    if (!open.empty()) d.AddNote(at_.Range(open.back()), "to match this '{'");
+  }
+
+ public:
 
  private:
   const TokenLocator& at_;
@@ -85,6 +132,7 @@ constexpr int kMaxNesting = 64;
 bool CheckTokens(antlr4::CommonTokenStream& tokens, const TokenLocator& at,
                  diag::Reporter& report) {
   int depth = 0;
+  size_t last_error_line = 0;
   for (antlr4::Token* token : tokens.getTokens()) {
     size_t type = token->getType();
     if (type == FlowLexer::LBRACK || type == FlowLexer::LBRACE || type == FlowLexer::LPAREN) {
@@ -97,11 +145,15 @@ bool CheckTokens(antlr4::CommonTokenStream& tokens, const TokenLocator& at,
                type == FlowLexer::RPAREN) {
       depth = std::max(0, depth - 1);
     } else if (type == FlowLexer::ERROR_CHAR) {
+      // One stray character per line is enough to say what is wrong.
+      if (token->getLine() == last_error_line) continue;
+      last_error_line = token->getLine();
       std::string text = token->getText();
       auto& d = report(diag::Code::kInvalidCharacter, at.Range(token),
                        fmt::format("unexpected character '{}'", text));
       if (text == "'") d.SetHelp("strings are written in double quotes");
       if (text == "-") d.SetHelp("names are written with '_', as in 'my_step'");
+      if (text == ";") d.SetHelp("statements need no terminator; remove the ';'");
     } else if (type == FlowLexer::UNTERMINATED_STRING) {
       report(diag::Code::kUnterminatedString, at.Range(token), "unterminated string")
           .SetHelp("close it with '\"' on the same line, or use \"\"\"...\"\"\" for text that "

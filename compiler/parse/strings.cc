@@ -51,8 +51,12 @@ bool WalkEscapes(std::string_view token, EscapeError* error, Emit emit) {
           return false;
         }
         if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0) {
-          if (error) *error = {static_cast<uint32_t>(i), static_cast<uint32_t>(j + 1 - i),
-                               "'\\u{...}' is not a valid Unicode scalar value", ""};
+          if (error) {
+            *error = {static_cast<uint32_t>(i), static_cast<uint32_t>(j + 1 - i),
+                      "'" + std::string(token.substr(i, j + 1 - i)) +
+                          "' is not a valid Unicode scalar value",
+                      "write a code point from 1 to 10ffff, outside the surrogates d800 to dfff"};
+          }
           return false;
         }
         std::string utf8;

@@ -80,15 +80,11 @@ class Builder {
       } else if (auto* next = dynamic_cast<FlowParser::NextItemContext*>(item)) {
         ast::Next n;
         for (auto* target : next->IDENT()) n.targets.push_back(Ident(target));
+        if (auto* source = next->foreachSource()) {
+          if (source->IDENT() != nullptr) n.foreach_param = Ident(source->IDENT());
+          if (source->list() != nullptr) n.foreach_list = List(*source->list());
+        }
         n.range = at_.Range(next);
-        step.nexts.push_back(std::move(n));
-      } else if (auto* foreach = dynamic_cast<FlowParser::ForeachItemContext*>(item)) {
-        ast::Next n;
-        auto idents = foreach->IDENT();
-        n.targets.push_back(Ident(idents[0]));
-        if (idents.size() > 1) n.foreach_param = Ident(idents[1]);
-        if (foreach->list() != nullptr) n.foreach_list = List(*foreach->list());
-        n.range = at_.Range(foreach);
         step.nexts.push_back(std::move(n));
       }
     }

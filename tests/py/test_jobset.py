@@ -107,7 +107,8 @@ def read_back_pod(jobset, rjob, where, failures):
     metadata.update(template.get("metadata") or {})
     for i, container in enumerate(spec.get("containers", [])):
         if "command" in container:
-            spec["containers"][i] = dict(container, command=[kubelet(a) for a in container["command"]])
+            spec["containers"][i] = dict(container,
+                                         command=[kubelet(a) for a in container["command"]])
     pod = {}
     if metadata:
         pod["metadata"] = metadata
@@ -130,7 +131,8 @@ def check_shape(ir, jobset, where, failures):
     expect("metadata.name", ir["k8s_name"], jobset["metadata"].get("name"))
     spec = jobset["spec"]
     expect("spec.network", {"enableDNSHostnames": True}, spec.get("network"))
-    expect("spec.successPolicy", {"operator": "All", "targetReplicatedJobs": [steps[-1]["k8s_name"]]},
+    expect("spec.successPolicy",
+           {"operator": "All", "targetReplicatedJobs": [steps[-1]["k8s_name"]]},
            spec.get("successPolicy"))
     retries = {s["k8s_name"]: s.get("retry", {}).get("times", 0) for s in steps}
     most = max(retries.values())

@@ -3,6 +3,7 @@
 // the diagnostics for flows one JobSet cannot hold. Flows are built by hand
 // so these tests need no front end.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -91,8 +92,8 @@ Compiled Compile(const diag::SourceFile& file, const ir::Flow& flow) {
   diag::Reporter report(diagnostics, file);
   StringSink sink;
   const Backend& backend = jobset::JobSetBackend();
-  bool ok = CheckCapabilities(flow, backend, report) &&
-            backend.Emit(flow, EmitOptions{}, sink, report);
+  bool ok =
+      CheckCapabilities(flow, backend, report) && backend.Emit(flow, EmitOptions{}, sink, report);
   CHECK(ok == !diagnostics.HasErrors());
   return {ok, sink.text(), diag::RenderText(diagnostics.all())};
 }
@@ -249,9 +250,8 @@ TEST_CASE("params become their defaults and run_id the JobSet's name, $ kept lit
       graph::SplitReferences("--run {{run_id}} $$HOME")};
   Compiled result = Compile(file, flow);
   REQUIRE(result.ok);
-  YAML::Node command =
-      YAML::Load(result.yaml)["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
-                             ["containers"][0]["command"];
+  YAML::Node command = YAML::Load(result.yaml)["spec"]["replicatedJobs"][0]["template"]["spec"]
+                                              ["template"]["spec"]["containers"][0]["command"];
   REQUIRE(command.size() == 3);
   CHECK(command[0].as<std::string>() == "run");
   CHECK(Kubelet(command[1].as<std::string>()) ==
@@ -268,12 +268,9 @@ TEST_CASE("a spliced param never forms a kubelet reference with the text around 
   // The flow's text, escaped as the lowering escapes it, then what the
   // container must receive.
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"cost: ${{open}}", "cost: $(HOME)"},
-      {"cost: $${{open}}", "cost: $$(HOME)"},
-      {"{{dollar}}(HOME)", "a$(HOME)"},
-      {"${{dollars}}", "$$$x$(Y)"},
-      {"$({{open}}", "$((HOME)"},
-      {"{{open}}{{dollar}}{{open}}", "(HOME)a$(HOME)"},
+      {"cost: ${{open}}", "cost: $(HOME)"}, {"cost: $${{open}}", "cost: $$(HOME)"},
+      {"{{dollar}}(HOME)", "a$(HOME)"},     {"${{dollars}}", "$$$x$(Y)"},
+      {"$({{open}}", "$((HOME)"},           {"{{open}}{{dollar}}{{open}}", "(HOME)a$(HOME)"},
   };
   for (const auto& [flow_text, received] : cases) {
     graph::Text text = graph::SplitReferences(flow_text);
@@ -285,10 +282,9 @@ TEST_CASE("a spliced param never forms a kubelet reference with the text around 
     flow.steps[0].pod.command = {text};
     Compiled result = Compile(file, flow);
     REQUIRE(result.ok);
-    std::string arg =
-        YAML::Load(result.yaml)["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]
-                               ["spec"]["containers"][0]["command"][0]
-                                   .as<std::string>();
+    std::string arg = YAML::Load(result.yaml)["spec"]["replicatedJobs"][0]["template"]["spec"]
+                                             ["template"]["spec"]["containers"][0]["command"][0]
+                                                 .as<std::string>();
     CAPTURE(flow_text);
     CAPTURE(arg);
     CHECK(Kubelet(arg) == received);

@@ -1,6 +1,7 @@
 // Unit tests of the one Kubernetes pod renderer (backends/k8s/pod_yaml.h):
 // string quoting, field names and order, and that every user string passes
 // through the target's StringPolicy.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -47,9 +48,9 @@ ir::Pod FullPod() {
   pod.annotations = {{"acme.io/owner", "a@b.c"}};
   pod.image = "public.ecr.aws/neuron/pytorch:2.9";
   pod.command = {Arg("/bin/sh"), Arg("-c"), Arg("python train.py --epochs {{epochs}}")};
-  pod.env = {{"FI_PROVIDER", "efa", ""},
-             {"FLOWC_NODE_INDEX", "",
-              "metadata.annotations['batch.kubernetes.io/job-completion-index']"}};
+  pod.env = {
+      {"FI_PROVIDER", "efa", ""},
+      {"FLOWC_NODE_INDEX", "", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}};
   pod.env_from_secrets = {"wandb"};
   pod.resources.requests = {{"cpu", "96"}, {"memory", "480000M"}, {"ephemeral-storage", "10240M"}};
   pod.resources.limits = {{"aws.amazon.com/neuron", "16"}, {"vpc.amazonaws.com/efa", "16"}};
@@ -95,10 +96,22 @@ TEST_CASE("EmitString quotes every string a YAML 1.1 or 1.2 reader would not rea
 }
 
 TEST_CASE("EmitString leaves ordinary strings plain") {
-  const char* plain[] = {"main",     "python:3.12-slim", "IfNotPresent", "nvidia.com/gpu",
-                         "a:b",      "s3://bucket/x",    "yess",         "nope",
-                         "Never",    "team",             "onion",        "nullable",
-                         "r\u00e9sum\u00e9", "x-1.0",    "--epochs",     "-c"};
+  const char* plain[] = {"main",
+                         "python:3.12-slim",
+                         "IfNotPresent",
+                         "nvidia.com/gpu",
+                         "a:b",
+                         "s3://bucket/x",
+                         "yess",
+                         "nope",
+                         "Never",
+                         "team",
+                         "onion",
+                         "nullable",
+                         "r\u00e9sum\u00e9",
+                         "x-1.0",
+                         "--epochs",
+                         "-c"};
   for (const char* value : plain) {
     CAPTURE(value);
     CHECK(EmitOne(value) == value);
@@ -275,8 +288,8 @@ void CollectScalars(const YAML::Node& node, std::vector<std::string>& out) {
     for (const auto& entry : node) {
       const std::string key = entry.first.as<std::string>();
       // Keys of user maps are user strings; other keys are API field names.
-      if (key == "labels" || key == "annotations" || key == "nodeSelector" ||
-          key == "requests" || key == "limits") {
+      if (key == "labels" || key == "annotations" || key == "nodeSelector" || key == "requests" ||
+          key == "limits") {
         for (const auto& user : entry.second) {
           out.push_back(user.first.as<std::string>());
           out.push_back(user.second.as<std::string>());
@@ -294,8 +307,8 @@ TEST_CASE("every user string goes through the StringPolicy") {
   EmitPodTemplate(out, FullPod(), strings);
   std::vector<std::string> scalars;
   CollectScalars(YAML::Load(out.c_str()), scalars);
-  const std::vector<std::string> own = {"Never", "main", "Memory", "false", "true",
-                                        "1000",  "600",  "9102"};
+  const std::vector<std::string> own = {"Never", "main", "Memory", "false",
+                                        "true",  "1000", "600",    "9102"};
   for (const std::string& scalar : scalars) {
     CAPTURE(scalar);
     bool ok = scalar.rfind("L<", 0) == 0 || scalar.rfind("T<", 0) == 0 ||
