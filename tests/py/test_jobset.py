@@ -1,14 +1,14 @@
 """End-to-end tests of `flowc compile FILE --target jobset` (issue 3).
 
-For every sample, every test flow (tests/flows) and every case beside the
-goldens (tests/golden/jobset/cases):
-  - a flow JobSet can express compiles to the golden tests/golden/jobset/<name>.yaml,
+For every sample, every test flow (tests/flows) and every JobSet case
+(tests/golden/jobset/cases/*.flow, goldens beside them):
+  - a flow JobSet can express compiles to its golden <name>.yaml,
     passes ../shared/conformance/validate, and reads back (python3-yaml, a
     YAML 1.1 reader like the API server's) to the IR's pod for every step,
     field for field, and to the IR's control block (order, dependsOn, nodes,
     timeout, retries);
   - a flow it cannot express exits 1, writes nothing to stdout, and prints
-    exactly the golden diagnostics tests/golden/jobset/<name>.stderr.
+    exactly the golden diagnostics <name>.stderr.
 Refresh the goldens with FLOWC_UPDATE_GOLDENS=1 (tests/update_goldens.sh).
 """
 import copy
@@ -166,17 +166,17 @@ def main():
     failures = []
     checked = 0
     written = []
-    names = set()
+    # Goldens sit in tests/golden/jobset/ for samples, in .../flows/ for test
+    # flows, and beside their inputs in .../cases/ for the JobSet cases.
+    flows = ([(p, GOLDEN_DIR) for p in t.samples()] +
+             [(p, os.path.join(GOLDEN_DIR, "flows")) for p in t.test_flows()] +
+             [(p, CASES_DIR) for p in cases()])
     with tempfile.TemporaryDirectory() as tmp:
-        for path in t.samples() + t.test_flows() + cases():
+        for path, golden_dir in flows:
             name = os.path.splitext(os.path.basename(path))[0]
-            if name in names:
-                failures.append(f"{path}: a second flow named '{name}' would share its goldens")
-                continue
-            names.add(name)
             checked += 1
             result = t.run_flowc("compile", path, "--target", "jobset", "-o", "-")
-            golden = os.path.join(GOLDEN_DIR, name)
+            golden = os.path.join(golden_dir, name)
             if result.returncode == 1:
                 # A flow JobSet cannot express: diagnostics only, no output.
                 if result.stdout:
@@ -193,7 +193,7 @@ def main():
             t.check_golden(golden + ".yaml", result.stdout, failures)
             if os.path.exists(os.path.join(t.SOURCE_DIR, golden + ".stderr")) and not t.UPDATE:
                 failures.append(f"{path}: compiles now, but {golden}.stderr exists")
-            out = os.path.join(tmp, name + ".yaml")
+            out = os.path.join(tmp, f"{len(written)}-{name}.yaml")
             with open(out, "w", encoding="utf-8") as f:
                 f.write(result.stdout)
             written.append(out)

@@ -21,11 +21,14 @@ except ImportError:  # Airflow 2
     from airflow.models.param import Param
 
 
-def flowc_item_text(item):
-    """A foreach element as its tasks see it: strings as they are, anything else as JSON."""
-    if isinstance(item, str):
-        return item
-    return json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+def flowc_text(value):
+    """A value as a command sees it: a string as it is, anything else as compact JSON.
+
+    For foreach elements, and the Jinja filter for bool and list params.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def flowc_argv(argv, item):
@@ -34,7 +37,7 @@ def flowc_argv(argv, item):
     Airflow does not render mapped arguments, so the parts (already rendered, as arguments
     of this task) are joined around the element here.
     """
-    item = flowc_item_text(item)
+    item = flowc_text(item)
     return [
         arg if isinstance(arg, str) else "".join(item if part is None else part for part in arg)
         for arg in argv
@@ -136,7 +139,7 @@ spec:
                   command:
                     - python3
                     - -c
-                    - "print('{{ params.motto }}', \\"\\"\\"{{ params.shout | tojson }}\\"\\"\\", '{{ run_id }}') # {{ '{{' }} {{ '{%' }} {{ '{#' }}"
+                    - "print('{{ params.motto }}', \\"\\"\\"{{ params.shout | flowc_text }}\\"\\"\\", '{{ run_id }}') # {{ '{{' }} {{ '{%' }} {{ '{#' }}"
                     - \\
                   env:
                     - name: QUOTE
@@ -178,7 +181,7 @@ def flowc_run_jobset(step, item=None, **context):
     jobset["metadata"]["name"] = name
     values = {"params": context["params"], "run_id": context["run_id"]}
     if item is not None:
-        values["item"] = flowc_item_text(item)
+        values["item"] = flowc_text(item)
     for replicated_job in jobset["spec"]["replicatedJobs"]:
         for container in replicated_job["template"]["spec"]["template"]["spec"]["containers"]:
             container["command"] = [
@@ -218,6 +221,7 @@ with DAG(
         "shout": Param(True, type="boolean"),
     },
     tags=["flowc"],
+    user_defined_filters={"flowc_text": flowc_text},
 ) as dag:
     start = KubernetesPodOperator(
         task_id="start",
@@ -230,7 +234,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "printf '%s\\n' \"double\" 'single' \"\"\"triple\"\"\" '''tri''' \\\\ \\t {{ '{{' }}{ {{ '{%' }} {{ '{#' }} #} %} }}} {{ '{{' }} 1 }} {{ '{{' }}-x}} {{ '{{' }}'{{ '{{' }}'}} __import__('os').system('id') ${HOME} $$(whoami) $$$ {{ '\\r' }}\n end {{ params.motto }} {{ params.shout | tojson }} {{ run_id }}{{ '\\n' }}",
+            "printf '%s\\n' \"double\" 'single' \"\"\"triple\"\"\" '''tri''' \\\\ \\t {{ '{{' }}{ {{ '{%' }} {{ '{#' }} #} %} }}} {{ '{{' }} 1 }} {{ '{{' }}-x}} {{ '{{' }}'{{ '{{' }}'}} __import__('os').system('id') ${HOME} $$(whoami) $$$ {{ '\\r' }}\n end {{ params.motto }} {{ params.shout | flowc_text }} {{ run_id }}{{ '\\n' }}",
         ],
         env_vars=[
             k8s.V1EnvVar(
@@ -292,7 +296,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python3 -c \"import sys; print(sys.argv)\" '{{ params.motto }}' \"{{ params.flags | tojson }}\" \\\\ ''' \\\"\" {{ '{%' }} endraw %} \"\"{{ '\\n' }}",
+            "python3 -c \"import sys; print(sys.argv)\" '{{ params.motto }}' \"{{ params.flags | flowc_text }}\" \\\\ ''' \\\"\" {{ '{%' }} endraw %} \"\"{{ '\\n' }}",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},

@@ -3,6 +3,7 @@
 # Needs Airflow 2.4+ or 3 and apache-airflow-providers-cncf-kubernetes 10+.
 # Do not edit: change the flow and compile it again.
 import datetime
+import json
 
 import pendulum
 from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator
@@ -13,6 +14,16 @@ try:
 except ImportError:  # Airflow 2
     from airflow import DAG
     from airflow.models.param import Param
+
+
+def flowc_text(value):
+    """A value as a command sees it: a string as it is, anything else as compact JSON.
+
+    For foreach elements, and the Jinja filter for bool and list params.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 with DAG(
@@ -26,6 +37,7 @@ with DAG(
         "include_canaries": Param(True, type="boolean"),
     },
     tags=["flowc"],
+    user_defined_filters={"flowc_text": flowc_text},
 ) as dag:
     start = KubernetesPodOperator(
         task_id="start",
@@ -57,7 +69,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python -m health.query --window-minutes {{ params.window_minutes }} --canaries={{ params.include_canaries | tojson }} --out /scratch/metrics.parquet && python -m health.upload /scratch/metrics.parquet s3://acme-reports/health/{{ run_id }}/",
+            "python -m health.query --window-minutes {{ params.window_minutes }} --canaries={{ params.include_canaries | flowc_text }} --out /scratch/metrics.parquet && python -m health.upload /scratch/metrics.parquet s3://acme-reports/health/{{ run_id }}/",
         ],
         env_vars=[k8s.V1EnvVar(name="TMPDIR", value="/scratch")],
         env_from=[

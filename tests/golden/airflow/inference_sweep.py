@@ -17,11 +17,14 @@ except ImportError:  # Airflow 2
     from airflow.models.param import Param
 
 
-def flowc_item_text(item):
-    """A foreach element as its tasks see it: strings as they are, anything else as JSON."""
-    if isinstance(item, str):
-        return item
-    return json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+def flowc_text(value):
+    """A value as a command sees it: a string as it is, anything else as compact JSON.
+
+    For foreach elements, and the Jinja filter for bool and list params.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def flowc_argv(argv, item):
@@ -30,7 +33,7 @@ def flowc_argv(argv, item):
     Airflow does not render mapped arguments, so the parts (already rendered, as arguments
     of this task) are joined around the element here.
     """
-    item = flowc_item_text(item)
+    item = flowc_text(item)
     return [
         arg if isinstance(arg, str) else "".join(item if part is None else part for part in arg)
         for arg in argv

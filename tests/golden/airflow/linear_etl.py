@@ -3,6 +3,7 @@
 # Needs Airflow 2.4+ or 3 and apache-airflow-providers-cncf-kubernetes 10+.
 # Do not edit: change the flow and compile it again.
 import datetime
+import json
 
 import pendulum
 from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator
@@ -13,6 +14,16 @@ try:
 except ImportError:  # Airflow 2
     from airflow import DAG
     from airflow.models.param import Param
+
+
+def flowc_text(value):
+    """A value as a command sees it: a string as it is, anything else as compact JSON.
+
+    For foreach elements, and the Jinja filter for bool and list params.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 with DAG(
@@ -29,6 +40,7 @@ with DAG(
         "dry_run": Param(False, type="boolean"),
     },
     tags=["flowc"],
+    user_defined_filters={"flowc_text": flowc_text},
 ) as dag:
     start = KubernetesPodOperator(
         task_id="start",
@@ -44,7 +56,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "echo \"linear_etl run {{ run_id }} for ds={{ params.ds }} (dry_run={{ params.dry_run | tojson }})\"",
+            "echo \"linear_etl run {{ run_id }} for ds={{ params.ds }} (dry_run={{ params.dry_run | flowc_text }})\"",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
@@ -147,7 +159,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python -m etl.load --in s3://acme-scratch/etl/{{ run_id }}/clean/ --dest {{ params.target_prefix }}/ds={{ params.ds }}/ --dry-run={{ params.dry_run | tojson }} && echo 'loaded at' $$(date -u +%Y-%m-%dT%H:%M:%SZ)",
+            "python -m etl.load --in s3://acme-scratch/etl/{{ run_id }}/clean/ --dest {{ params.target_prefix }}/ds={{ params.ds }}/ --dry-run={{ params.dry_run | flowc_text }} && echo 'loaded at' $$(date -u +%Y-%m-%dT%H:%M:%SZ)",
         ],
         env_vars=[k8s.V1EnvVar(name="AWS_REGION", value="us-east-1")],
         env_from=[k8s.V1EnvFromSource(secret_ref=k8s.V1SecretEnvSource(name="warehouse-writer"))],

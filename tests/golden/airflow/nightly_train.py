@@ -22,11 +22,14 @@ except ImportError:  # Airflow 2
     from airflow.models.param import Param
 
 
-def flowc_item_text(item):
-    """A foreach element as its tasks see it: strings as they are, anything else as JSON."""
-    if isinstance(item, str):
-        return item
-    return json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+def flowc_text(value):
+    """A value as a command sees it: a string as it is, anything else as compact JSON.
+
+    For foreach elements, and the Jinja filter for bool and list params.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def flowc_argv(argv, item):
@@ -35,7 +38,7 @@ def flowc_argv(argv, item):
     Airflow does not render mapped arguments, so the parts (already rendered, as arguments
     of this task) are joined around the element here.
     """
-    item = flowc_item_text(item)
+    item = flowc_text(item)
     return [
         arg if isinstance(arg, str) else "".join(item if part is None else part for part in arg)
         for arg in argv
@@ -147,7 +150,7 @@ def flowc_run_jobset(step, item=None, **context):
     jobset["metadata"]["name"] = name
     values = {"params": context["params"], "run_id": context["run_id"]}
     if item is not None:
-        values["item"] = flowc_item_text(item)
+        values["item"] = flowc_text(item)
     for replicated_job in jobset["spec"]["replicatedJobs"]:
         for container in replicated_job["template"]["spec"]["template"]["spec"]["containers"]:
             container["command"] = [

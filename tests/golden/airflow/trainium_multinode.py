@@ -22,11 +22,14 @@ except ImportError:  # Airflow 2
     from airflow.models.param import Param
 
 
-def flowc_item_text(item):
-    """A foreach element as its tasks see it: strings as they are, anything else as JSON."""
-    if isinstance(item, str):
-        return item
-    return json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+def flowc_text(value):
+    """A value as a command sees it: a string as it is, anything else as compact JSON.
+
+    For foreach elements, and the Jinja filter for bool and list params.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 # The JobSet each @parallel step creates: the one `flowc compile --target jobset`
@@ -152,7 +155,7 @@ def flowc_run_jobset(step, item=None, **context):
     jobset["metadata"]["name"] = name
     values = {"params": context["params"], "run_id": context["run_id"]}
     if item is not None:
-        values["item"] = flowc_item_text(item)
+        values["item"] = flowc_text(item)
     for replicated_job in jobset["spec"]["replicatedJobs"]:
         for container in replicated_job["template"]["spec"]["template"]["spec"]["containers"]:
             container["command"] = [

@@ -1,0 +1,507 @@
+"""End-to-end tests of `flowc compile FILE --target argo` (issue 4).
+
+For every sample, every test flow (tests/flows) and every case beside the
+goldens (tests/golden/argo/cases):
+  - a flow Argo can run compiles to the golden tests/golden/argo/<name>.yaml,
+    which passes ../shared/conformance/validate for Argo 3.7 and 4.1;
+  - it reads back (python3-yaml, a YAML 1.1 reader like the API server's): the
+    pod of every step, rebuilt from its container template (or from the JobSet
+    manifest of a @parallel step) with Argo's templating spelled back in the
+    flow's terms, equals `--target ir`'s pod field for field;
+  - the DAGs say what the flow says: one task per step, `depends` from the
+    graph, each foreach body a nested DAG run per element with the element
+    passed in, retries, timeouts, params and the CronWorkflow;
+  - a model of Argo's substitution (three passes, as the controller makes
+    them) turns every string of every pod into what the flow asked for, with
+    hostile values for params and elements: literal braces survive, and
+    values spliced into a JobSet manifest cannot break out of their strings;
+  - a flow it cannot express exits 1, writes nothing to stdout, and prints
+    exactly the golden diagnostics tests/golden/argo/<name>.stderr.
+Refresh the goldens with FLOWC_UPDATE_GOLDENS=1 (tests/update_goldens.sh).
+"""
+import copy
+import glob
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+
+import yaml
+
+import flowc_testlib as t
+
+GOLDEN_DIR = os.path.join("tests", "golden", "argo")
+CASES_DIR = os.path.join(GOLDEN_DIR, "cases")
+# A reference as compiler/graph/templating.cc splits it.
+REFERENCE = re.compile(r"\{\{ *([A-Za-z_][A-Za-z0-9_]*) *\}\}")
+# What the Argo target writes in place of flow text, in one alternation so
+# that braces an escape yields are never read again.
+ARGO_SPELLING = re.compile(
+    r"\{\{='(?P<braces>\{+)'\}\}"
+    r"|\{\{=sprig\.substr\(1, len\(toJson\((?P<mvar>[^)]+)\)\) - 1, toJson\((?P=mvar)\)\)\}\}"
+    r"|\{\{(?P<var>workflow\.parameters\.[A-Za-z0-9_]+|inputs\.parameters\.item|workflow\.name)\}\}")
+MANIFEST_VAR = re.compile(r"workflow\.parameters\['([A-Za-z0-9_]+)'\]|inputs\.parameters\.item")
+
+# Values the model of Argo substitutes: quotes, backslashes, YAML indicators
+# and a line break, which would break a manifest they were spliced into raw.
+WORKFLOW_NAME = "flow-x7k2p"
+ITEM_VALUE = 'it"em\\ : #x\n- y'
+
+
+def param_value(name):
+    return f'{name}"v\\al: #1\n- {name}'
+
+
+def cases():
+    return sorted(os.path.relpath(p, t.SOURCE_DIR)
+                  for p in glob.glob(os.path.join(t.SOURCE_DIR, CASES_DIR, "*.flow")))
+
+
+# --- reading Argo's spelling back ----------------------------------------
+
+def flow_spelling(text):
+    """Argo text spelled as the flow (and the IR JSON) spells it."""
+    def replace(m):
+        if m.group("braces"):
+            return m.group("braces")
+        var = m.group("var") or m.group("mvar")
+        if var == "workflow.name":
+            return "{{run_id}}"
+        if var == "inputs.parameters.item":
+            return "{{item}}"
+        param = MANIFEST_VAR.fullmatch(var)
+        if param and param.group(1):
+            return "{{" + param.group(1) + "}}"
+        return "{{" + var[len("workflow.parameters."):] + "}}"
+    return ARGO_SPELLING.sub(replace, text)
+
+
+def map_strings(value, fn):
+    if isinstance(value, str):
+        return fn(value)
+    if isinstance(value, list):
+        return [map_strings(v, fn) for v in value]
+    if isinstance(value, dict):
+        return {k if not isinstance(k, str) else fn(k): map_strings(v, fn)
+                for k, v in value.items()}
+    return value
+
+
+POD_SPEC_KEYS = ("serviceAccountName", "nodeSelector", "tolerations", "volumes")
+CONTAINER_TEMPLATE_KEYS = {"name", "inputs", "metadata", "container", "podSpecPatch",
+                           "retryStrategy", "activeDeadlineSeconds", *POD_SPEC_KEYS}
+
+
+def container_pod(workflow, template, where, failures):
+    """The pod a container template asks Argo for, in the IR JSON pod shape."""
+    extra = set(template) - CONTAINER_TEMPLATE_KEYS
+    if extra:
+        failures.append(f"{where}: unexpected template fields {sorted(extra)}")
+    spec = {k: template[k] for k in POD_SPEC_KEYS if k in template}
+    pull_secrets = workflow["spec"].get("imagePullSecrets")
+    if "podSpecPatch" in template:
+        if pull_secrets:
+            failures.append(f"{where}: podSpecPatch and workflow imagePullSecrets both set")
+        patch = yaml.safe_load(template["podSpecPatch"])
+        if set(patch) != {"imagePullSecrets"}:
+            failures.append(f"{where}: podSpecPatch patches {sorted(patch)}")
+        pull_secrets = patch.get("imagePullSecrets")
+    if pull_secrets:
+        spec["imagePullSecrets"] = pull_secrets
+    spec["containers"] = [template["container"]]
+    metadata = {}
+    if "namespace" in workflow["metadata"]:
+        metadata["namespace"] = workflow["metadata"]["namespace"]
+    metadata.update(template.get("metadata") or {})
+    pod = {"metadata": metadata} if metadata else {}
+    pod["spec"] = spec
+    return pod
+
+
+def jobset_pod(jobset, where, failures):
+    """The pod of the one replicated Job of a step's JobSet."""
+    rjobs = jobset["spec"]["replicatedJobs"]
+    if len(rjobs) != 1:
+        failures.append(f"{where}: {len(rjobs)} replicated jobs")
+    template = rjobs[0]["template"]["spec"]["template"]
+    spec = dict(template["spec"])
+    if spec.pop("restartPolicy", None) != "Never":
+        failures.append(f"{where}: restartPolicy is not Never")
+    metadata = {}
+    if "namespace" in jobset["metadata"]:
+        metadata["namespace"] = jobset["metadata"]["namespace"]
+    metadata.update(template.get("metadata") or {})
+    pod = {"metadata": metadata} if metadata else {}
+    pod["spec"] = spec
+    return pod
+
+
+# --- a model of Argo's substitution ----------------------------------------
+
+class ArgoError(Exception):
+    pass
+
+
+def argo_expression(expression, values):
+    """The expressions the Argo target writes, evaluated as expr would; None
+    when a variable is not known yet (Argo then writes the tag back)."""
+    m = re.fullmatch(r"'(\{+)'", expression)
+    if m:
+        return m.group(1)
+    m = re.fullmatch(r"sprig\.substr\(1, len\(toJson\(([^)]+)\)\) - 1, toJson\(\1\)\)", expression)
+    if m:
+        var = MANIFEST_VAR.fullmatch(m.group(1))
+        if not var:
+            raise ArgoError(f"unexpected variable in {{{{={expression}}}}}")
+        key = f"workflow.parameters.{var.group(1)}" if var.group(1) else "inputs.parameters.item"
+        if key not in values:
+            return None
+        return json.dumps(values[key], ensure_ascii=False)[1:-1]
+    if expression == "sprig.trunc(5, sprig.sha1sum(pod.name))":
+        if "pod.name" not in values:
+            return None
+        return hashlib.sha1(values["pod.name"].encode()).hexdigest()[:5]
+    raise ArgoError(f"unexpected expression {{{{={expression}}}}}")
+
+
+def argo_pass(text, values):
+    """One pass of util/template over one string: fasttemplate's scan, simple
+    tags looked up trimmed (a nested `{{` tried after the last one),
+    expressions evaluated, anything unknown written back as it was."""
+    out = []
+    i = 0
+    while True:
+        start = text.find("{{", i)
+        if start < 0:
+            out.append(text[i:])
+            break
+        end = text.find("}}", start + 2)
+        if end < 0:
+            # In Argo's JSON a later `}}` ends the tag, which resolves to
+            # nothing: the text stays.
+            out.append(text[i:])
+            break
+        out.append(text[i:start])
+        tag = text[start + 2:end]
+        if tag.startswith("="):
+            result = argo_expression(tag[1:], values)
+            out.append("{{" + tag + "}}" if result is None else result)
+        elif tag.strip() in values:
+            out.append(values[tag.strip()])
+        else:
+            nested = tag.rfind("{{")
+            if nested > 0 and tag[nested + 2:] in values:
+                out.append("{{" + tag[:nested] + values[tag[nested + 2:]])
+            else:
+                out.append("{{" + tag + "}}")
+        i = end + 2
+    return "".join(out)
+
+
+def argo_passes(version, globals_, inputs, pod_name):
+    """The maps of the three passes a pod's strings go through: the
+    template's globals, then its inputs (3.x: inputs alone; 4.x: with the
+    globals), then the finished pod (workflow/common/util.go
+    SubstituteParams, workflow/controller/workflowpod.go substitutePodParams)."""
+    first = dict(globals_, **{"pod.name": pod_name})
+    second = dict(inputs) if version == 3 else dict(globals_, **inputs)
+    third = dict(globals_, **inputs, **{"pod.name": pod_name})
+    return [first, second, third]
+
+
+def substituted(value, passes):
+    def run(text):
+        for values in passes:
+            text = argo_pass(text, values)
+        return text
+    return map_strings(value, run)
+
+
+def flow_received(value, values):
+    """What the flow asks the container to receive: each reference in a
+    command argument replaced by its value, everything else as written."""
+    def run(text):
+        return REFERENCE.sub(lambda m: values[m.group(1)], text)
+    return run(value)
+
+
+def expected_received_pod(pod, flow_values):
+    pod = copy.deepcopy(pod)
+    for container in pod["spec"]["containers"]:
+        if "command" in container:
+            container["command"] = [flow_received(a, flow_values) for a in container["command"]]
+    return pod
+
+
+# --- the DAGs ----------------------------------------------------------------
+
+def expected_depends(ir, step, scope):
+    """The tasks the step's task waits for in the DAG of `scope` (the
+    innermost foreach's name, or None), derived from the IR anew."""
+    by_name = {s["name"]: s for s in ir["steps"]}
+
+    def representative(name):
+        enclosing = by_name[name].get("enclosing_foreach", [])
+        if scope is None:
+            depth = 0
+        elif scope in enclosing:
+            depth = enclosing.index(scope) + 1
+        else:
+            return None
+        if depth == len(enclosing):
+            return ("step", name)
+        return ("body", enclosing[depth])
+
+    out = []
+    for pred in step["predecessors"]:
+        r = representative(pred)
+        if r is not None and r not in out:
+            out.append(r)
+    return out
+
+
+def check_workflow(ir, docs, where, failures):
+    """Checks the documents' shape against the IR; returns {step: template}."""
+    def expect(what, expected, actual):
+        if expected != actual:
+            failures.append(f"{where}: {what}: expected {json.dumps(expected)}, "
+                            f"got {json.dumps(actual)}")
+
+    schedule = ir.get("schedule")
+    expect("documents", ["WorkflowTemplate"] + (["CronWorkflow"] if schedule else []),
+           [d.get("kind") for d in docs])
+    wt = docs[0]
+    expect("apiVersion", "argoproj.io/v1alpha1", wt.get("apiVersion"))
+    expect("metadata.name", ir["k8s_name"], wt["metadata"].get("name"))
+    namespaces = {s["pod"].get("metadata", {}).get("namespace") for s in ir["steps"]}
+    expect("metadata.namespace", namespaces.pop() if len(namespaces) == 1 else None,
+           wt["metadata"].get("namespace"))
+
+    params = []
+    for p in ir["params"]:
+        entry = {"name": p["name"]}
+        if "default" in p:
+            d = p["default"]
+            entry["value"] = d if isinstance(d, str) else json.dumps(
+                d, separators=(",", ":"), ensure_ascii=False)
+        params.append(entry)
+    expect("arguments", params, wt["spec"].get("arguments", {}).get("parameters", []))
+
+    templates = {tpl["name"]: tpl for tpl in wt["spec"]["templates"]}
+    expect("template names unique", len(wt["spec"]["templates"]), len(templates))
+    entry = templates[wt["spec"]["entrypoint"]]
+    steps = {s["name"]: s for s in ir["steps"]}
+    k8s = {s["name"]: s["k8s_name"] for s in ir["steps"]}
+
+    # Walk the DAGs from the entrypoint: every step's task exactly once, in
+    # the DAG of its innermost foreach.
+    step_templates = {}
+    seen = []
+
+    def walk(dag_template, scope, depth):
+        if depth > 10:
+            failures.append(f"{where}: DAGs nest too deep")
+            return
+        if "dag" not in dag_template:
+            failures.append(f"{where}: template {dag_template['name']} is not a DAG")
+            return
+        for key in ("nodeSelector", "tolerations", "volumes", "serviceAccountName", "metadata",
+                    "activeDeadlineSeconds", "retryStrategy", "podSpecPatch"):
+            if key in dag_template:
+                failures.append(f"{where}: DAG {dag_template['name']} has {key}")
+        expect(f"{dag_template['name']}.inputs",
+               {"parameters": [{"name": "item"}]} if scope else None,
+               dag_template.get("inputs"))
+        names = {}
+        for task in dag_template["dag"]["tasks"]:
+            names[task["name"]] = task
+        by_step = {}
+        bodies = {}  # task name -> (task, DAG template)
+        for task in dag_template["dag"]["tasks"]:
+            tpl = templates.get(task["template"])
+            if tpl is None:
+                failures.append(f"{where}: task {task['name']} runs unknown {task['template']}")
+                continue
+            if "dag" in tpl:
+                bodies[task["name"]] = (task, tpl)
+            else:
+                step_name = next((n for n, k in k8s.items() if k == task["name"]), None)
+                if step_name is None:
+                    failures.append(f"{where}: task {task['name']} is no step")
+                    continue
+                by_step[step_name] = task
+                step_templates[step_name] = tpl
+                seen.append(step_name)
+        # A body task waits for its foreach step alone.
+        body_task_after = {task.get("depends"): task for task, _ in bodies.values()}
+        for name, step in steps.items():
+            enclosing = step.get("enclosing_foreach", [])
+            inner = enclosing[-1] if enclosing else None
+            if inner != scope:
+                if name in by_step:
+                    failures.append(f"{where}: step {name} in the DAG of {scope}")
+                continue
+            task = by_step.get(name)
+            if task is None:
+                failures.append(f"{where}: step {name} missing from the DAG of {scope}")
+                continue
+            expect(f"{name}.arguments",
+                   {"parameters": [{"name": "item", "value": "{{inputs.parameters.item}}"}]}
+                   if scope else None, task.get("arguments"))
+            deps = []
+            for kind, dep in expected_depends(ir, step, scope):
+                if kind == "step":
+                    deps.append(k8s[dep])
+                else:
+                    body = body_task_after.get(k8s[dep])
+                    deps.append(body["name"] if body else f"<the body of {dep}>")
+            expect(f"{name}.depends", " && ".join(deps) or None, task.get("depends"))
+            if "foreach" in step:
+                foreach = step["foreach"]
+                btask = body_task_after.get(k8s[name])
+                if btask is None:
+                    failures.append(f"{where}: no body task after foreach step {name}")
+                    continue
+                expect(f"{btask['name']}.arguments",
+                       {"parameters": [{"name": "item", "value": "{{item}}"}]},
+                       btask.get("arguments"))
+                if "param" in foreach:
+                    expect(f"{btask['name']}.withParam",
+                           "{{workflow.parameters." + foreach["param"] + "}}",
+                           btask.get("withParam"))
+                else:
+                    expect(f"{btask['name']}.withItems", foreach["items"], btask.get("withItems"))
+                walk(templates[btask["template"]], name, depth + 1)
+        extra = set(names) - {k8s[n] for n in by_step} - set(bodies)
+        if extra:
+            failures.append(f"{where}: unexpected tasks {sorted(extra)}")
+
+    walk(entry, None, 0)
+    expect("steps in the DAGs", sorted(steps), sorted(seen))
+
+    for name, step in steps.items():
+        tpl = step_templates.get(name)
+        if tpl is None:
+            continue
+        at = f"template {tpl['name']}"
+        expect(f"{at}.inputs",
+               {"parameters": [{"name": "item"}]} if step.get("enclosing_foreach") else None,
+               tpl.get("inputs"))
+        retry = step.get("retry", {})
+        if "parallel" in step:
+            expect(f"{at}.retryStrategy", None, tpl.get("retryStrategy"))
+            resource = tpl.get("resource", {})
+            expect(f"{at}.resource", {
+                "action": "create", "setOwnerReference": True,
+                "successCondition": "status.terminalState == Completed",
+                "failureCondition": "status.terminalState == Failed"},
+                {k: v for k, v in resource.items() if k != "manifest"})
+        else:
+            strategy = None
+            if retry.get("times", 0) > 0:
+                strategy = {"limit": retry["times"], "retryPolicy": "Always"}
+                if retry.get("minutes_between_retries", 0) > 0:
+                    strategy["backoff"] = {"duration": f"{retry['minutes_between_retries']}m"}
+            expect(f"{at}.retryStrategy", strategy, tpl.get("retryStrategy"))
+            expect(f"{at}.activeDeadlineSeconds", step.get("timeout_seconds"),
+                   tpl.get("activeDeadlineSeconds"))
+
+    if schedule:
+        cron = docs[1]
+        expect("CronWorkflow name", ir["k8s_name"], cron["metadata"].get("name"))
+        expect("CronWorkflow namespace", wt["metadata"].get("namespace"),
+               cron["metadata"].get("namespace"))
+        expect("schedules", [schedule["cron"]], cron["spec"].get("schedules"))
+        expect("timezone", schedule.get("timezone"), cron["spec"].get("timezone"))
+        expect("workflowSpec", {"workflowTemplateRef": {"name": ir["k8s_name"]}},
+               cron["spec"].get("workflowSpec"))
+    return step_templates
+
+
+def check_pods(ir, wt, step_templates, where, failures):
+    """Every step's pod, read back and through the model of Argo."""
+    globals_ = {f"workflow.parameters.{p['name']}": param_value(p["name"]) for p in ir["params"]}
+    globals_["workflow.name"] = WORKFLOW_NAME
+    flow_values = {p["name"]: param_value(p["name"]) for p in ir["params"]}
+    flow_values["run_id"] = WORKFLOW_NAME
+    flow_values["item"] = ITEM_VALUE
+    checked = 0
+    for step in ir["steps"]:
+        tpl = step_templates.get(step["name"])
+        if tpl is None:
+            continue
+        at = f"{where}: step {step['name']}"
+        inputs = {"inputs.parameters.item": ITEM_VALUE} if step.get("enclosing_foreach") else {}
+        pod_name = f"{WORKFLOW_NAME}-{tpl['name']}-1234567890"
+        expected = expected_received_pod(step["pod"], flow_values)
+        if "parallel" in step:
+            manifest = tpl["resource"]["manifest"]
+            read = jobset_pod(yaml.safe_load(manifest), at, failures)
+            failures.extend(t.diff_pods(step["pod"], map_strings(read, flow_spelling), at))
+            for version in (3, 4):
+                text = manifest
+                for values in argo_passes(version, globals_, inputs, pod_name):
+                    text = argo_pass(text, values)
+                try:
+                    jobset = yaml.safe_load(text)
+                except yaml.YAMLError as e:
+                    failures.append(f"{at}: Argo {version} makes the manifest invalid: {e}")
+                    continue
+                failures.extend(t.diff_pods(expected, jobset_pod(jobset, at, failures),
+                                            f"{at} (Argo {version} manifest)"))
+                name = jobset["metadata"]["name"]
+                if not re.fullmatch(r"[a-z][-a-z0-9]{0,61}[a-z0-9]", name) or \
+                        not name.startswith(f"{WORKFLOW_NAME}-{step['k8s_name']}"):
+                    failures.append(f"{at}: JobSet name {name!r}")
+        else:
+            read = container_pod(wt, tpl, at, failures)
+            failures.extend(t.diff_pods(step["pod"], map_strings(read, flow_spelling), at))
+            for version in (3, 4):
+                passes = argo_passes(version, globals_, inputs, pod_name)
+                failures.extend(t.diff_pods(expected, substituted(read, passes),
+                                            f"{at} (Argo {version})"))
+        checked += 1
+    return checked
+
+
+def main():
+    failures = []
+    checked = 0
+    outputs = []
+    tmp = tempfile.mkdtemp(prefix="flowc-argo-")
+    for path in t.samples() + t.test_flows() + cases():
+        name = os.path.splitext(os.path.basename(path))[0]
+        result = t.run_flowc("compile", path, "--target", "argo", "-o", "-")
+        checked += 1
+        if result.returncode != 0:
+            if path in t.samples():
+                failures.append(f"{path}: does not compile for argo:\n{result.stderr}")
+                continue
+            if result.returncode != 1 or result.stdout:
+                failures.append(f"{path}: exit {result.returncode}, {len(result.stdout)} bytes out")
+            t.check_golden(os.path.join(GOLDEN_DIR, name + ".stderr"), result.stderr, failures)
+            continue
+        t.check_golden(os.path.join(GOLDEN_DIR, name + ".yaml"), result.stdout, failures)
+        out = os.path.join(tmp, name + ".yaml")
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(result.stdout)
+        outputs.append(out)
+        try:
+            docs = list(yaml.safe_load_all(result.stdout))
+            ir = t.ir_of(path)
+            step_templates = check_workflow(ir, docs, path, failures)
+            check_pods(ir, docs[0], step_templates, path, failures)
+        except (KeyError, TypeError, IndexError, ArgoError, yaml.YAMLError) as e:
+            failures.append(f"{path}: cannot read the output back: {type(e).__name__}: {e}")
+    if outputs:
+        for version in ("3.7", "4.1"):
+            ok, report = t.validate(outputs, "--argo-version", version)
+            if not ok:
+                failures.append(f"validate --argo-version {version}:\n{report}")
+    t.finish("test_argo", failures, checked)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""End-to-end tests of the flowc command line: exit codes, files, stdin,
+--check, several inputs, diagnostics formats, graph output.
+
+Runs the real binary (env FLOWC) and asserts exact outputs.
+"""
+import json
+import os
+import shutil
+import tempfile
+
+import flowc_testlib as lib
+
+failures = []
+checked = 0
+
+
+def expect(name, condition, detail=""):
+    global checked
+    checked += 1
+    if not condition:
+        failures.append(f"{name}: {detail}")
+
+
+BAD = "flow broken {\n  step start { run \"a\" next nowhere }\n  step end { run \"b\" }\n}\n"
+
+
+def main():
+    sample = "samples/linear_etl.flow"
+    tmp = tempfile.mkdtemp(prefix="flowc-cli-")
+    try:
+        r = lib.run_flowc("--version")
+        expect("version", r.returncode == 0 and r.stdout.startswith("flowc "), r.stdout)
+
+        r = lib.run_flowc("--help")
+        expect("help", r.returncode == 0 and "compile" in r.stdout and "graph" in r.stdout, r.stdout)
+
+        r = lib.run_flowc("compile", sample, "--target", "yaml")
+        expect("unknown target is a usage error", r.returncode == 2, f"{r.returncode} {r.stderr}")
+        expect("unknown target names the choices", "ir" in r.stderr and "argo" in r.stderr, r.stderr)
+
+        r = lib.run_flowc("frobnicate")
+        expect("unknown command is a usage error", r.returncode == 2, str(r.returncode))
+
+        r = lib.run_flowc("check", os.path.join(tmp, "missing.flow"))
+        expect("missing input is an I/O error", r.returncode == 3, f"{r.returncode} {r.stderr}")
+        expect("missing input says why",
+               r.stderr == f"flowc: error: cannot read '{tmp}/missing.flow': No such file or directory\n",
+               r.stderr)
+
+        # A failed compile never creates nor truncates an output file.
+        bad = os.path.join(tmp, "broken.flow")
+        with open(bad, "w") as f:
+            f.write(BAD)
+        out = os.path.join(tmp, "out.json")
+        r = lib.run_flowc("compile", bad, "--target", "ir", "-o", out)
+        expect("failed compile exits 1", r.returncode == 1, str(r.returncode))
+        expect("failed compile writes nothing", not os.path.exists(out), "file exists")
+        with open(out, "w") as f:
+            f.write("previous\n")
+        lib.run_flowc("compile", bad, "--target", "ir", "-o", out)
+        with open(out) as f:
+            expect("failed compile keeps the old file", f.read() == "previous\n", "changed")
+        expect("no temporary files are left", sorted(os.listdir(tmp)) == ["broken.flow", "out.json"],
+               str(os.listdir(tmp)))
+
+        # -o writes the same bytes as stdout.
+        r = lib.run_flowc("compile", sample, "--target", "ir", "-o", out)
+        with open(out) as f:
+            written = f.read()
+        expect("-o writes the IR", r.returncode == 0 and written == lib.compile_flow(sample, "ir"),
+               r.stderr)
+
+        # --check: equal, different, missing; never writes.
+        r = lib.run_flowc("compile", sample, "--target", "ir", "-o", out, "--check")
+        expect("--check on an up-to-date file", r.returncode == 0 and r.stdout == "", r.stdout)
+        with open(out, "w") as f:
+            f.write(written.replace('"linear_etl"', '"stale"', 1))
+        r = lib.run_flowc("compile", sample, "--target", "ir", "-o", out, "--check")
+        expect("--check on a stale file exits 1", r.returncode == 1, str(r.returncode))
+        expect("--check prints a unified diff",
+               f"--- {out}\n+++ {out} (flowc compile --target ir)\n@@ -1,5 +1,5 @@\n {{\n-  \"flow\": \"stale\",\n+  \"flow\": \"linear_etl\",\n"
+               in r.stdout, r.stdout[:400])
+        with open(out) as f:
+            expect("--check never writes", '"stale"' in f.read(), "file was rewritten")
+
+        # stdin.
+        with open(sample) as f:
+            text = f.read()
+        r = lib.run_flowc("compile", "-", "--target", "ir", input=text)
+        expect("stdin compiles", r.returncode == 0 and r.stdout == written, r.stderr)
+        r = lib.run_flowc("check", "-", input=BAD)
+        expect("stdin diagnostics are named <stdin>",
+               r.stderr.startswith("<stdin>:2:29: error: 'next' names unknown step 'nowhere' [E014]"),
+               r.stderr)
+
+        # Several inputs into a directory, one file per flow, named after it.
+        outdir = os.path.join(tmp, "outdir")
+        os.mkdir(outdir)
+        r = lib.run_flowc("compile", "samples/linear_etl.flow", "samples/branch_eval.flow",
+                          "--target", "ir", "-o", outdir)
+        expect("several inputs compile", r.returncode == 0, r.stderr)
+        expect("one output per flow", sorted(os.listdir(outdir)) == ["branch_eval.json", "linear_etl.json"],
+               str(os.listdir(outdir)))
+        r = lib.run_flowc("compile", "samples/linear_etl.flow", "samples/branch_eval.flow",
+                          "--target", "ir")
+        expect("several inputs need -o DIR", r.returncode == 2, str(r.returncode))
+
+        # Several files, one broken: every error reported, status 1.
+        r = lib.run_flowc("check", sample, bad)
+        expect("check reports the broken file", r.returncode == 1 and "broken.flow:2:29" in r.stderr,
+               r.stderr)
+
+        # Machine-readable diagnostics.
+        r = lib.run_flowc("check", bad, "--diagnostics-format", "json")
+        try:
+            diags = json.loads(r.stderr)
+            expect("json diagnostics", diags[0]["code"] == "E014" and diags[0]["line"] == 2
+                   and diags[0]["column"] == 29 and diags[0]["severity"] == "error", r.stderr)
+        except ValueError:
+            expect("json diagnostics parse", False, r.stderr)
+        r = lib.run_flowc("check", bad, "--diagnostics-format", "sarif")
+        try:
+            sarif = json.loads(r.stderr)
+            result = sarif["runs"][0]["results"][0]
+            expect("sarif log", sarif["version"] == "2.1.0" and result["ruleId"] == "E014"
+                   and result["level"] == "error"
+                   and result["locations"][0]["physicalLocation"]["region"] == {"startLine": 2, "startColumn": 29},
+                   r.stderr)
+        except (ValueError, KeyError, IndexError):
+            expect("sarif parses", False, r.stderr)
+
+        # Graphs.
+        for fmt in ("dot", "mermaid"):
+            r = lib.run_flowc("graph", "samples/nightly_train.flow", "--format", fmt)
+            expect(f"graph {fmt}", r.returncode == 0, r.stderr)
+            lib.check_golden(f"tests/golden/graph/nightly_train.{fmt}", r.stdout, failures)
+    finally:
+        shutil.rmtree(tmp)
+    lib.finish("test_cli", failures, checked)
+
+
+if __name__ == "__main__":
+    main()
