@@ -59,6 +59,10 @@ class Backend {
 // `backend` lacks the capability for. Returns false if it reported any.
 bool CheckCapabilities(const ir::Flow& flow, const Backend& backend, diag::Reporter& report);
 
+// Kubernetes stores an object in etcd only up to 1.5 MiB. Warns, at the
+// flow, for each YAML document of `text` that is larger.
+void WarnOversizedObjects(const ir::Flow& flow, std::string_view text, diag::Reporter& report);
+
 }  // namespace flowc::backends
 
 #endif  // FLOWC_BACKENDS_BACKEND_H_

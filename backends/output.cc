@@ -27,4 +27,24 @@ bool CheckCapabilities(const ir::Flow& flow, const Backend& backend, diag::Repor
   return ok;
 }
 
+void WarnOversizedObjects(const ir::Flow& flow, std::string_view text, diag::Reporter& report) {
+  constexpr size_t kLimit = 1572864;  // etcd's default request limit, 1.5 MiB
+  size_t document = 1;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find("\n---\n", start);
+    if (end == std::string_view::npos) end = text.size();
+    size_t size = end - start;
+    if (size > kLimit) {
+      report(diag::Code::kObjectTooLarge, flow.range,
+             fmt::format("document {} of the output is {:.2f} MiB, more than the 1.5 MiB "
+                         "Kubernetes stores in one object",
+                         document, size / 1048576.0))
+          .SetHelp("the API server will refuse it; split the flow into smaller flows");
+    }
+    start = end + 5;
+    ++document;
+  }
+}
+
 }  // namespace flowc::backends

@@ -1,17 +1,17 @@
 #include "backends/airflow/airflow_backend.h"
 
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 
 #include "backends/airflow/python.h"
 #include "backends/k8s/jobset.h"
@@ -116,26 +116,25 @@ def flowc_run_jobset(step, item=None, **context):
 const std::set<std::string>& ReservedNames() {
   static const std::set<std::string> names = {
       // Keywords (and soft keywords, for readability).
-      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "case",
-      "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from",
-      "global", "if", "import", "in", "is", "lambda", "match", "nonlocal", "not", "or", "pass",
-      "raise", "return", "try", "type", "while", "with", "yield",
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "case", "class",
+      "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
+      "import", "in", "is", "lambda", "match", "nonlocal", "not", "or", "pass", "raise", "return",
+      "try", "type", "while", "with", "yield",
       // Builtins.
       "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint", "bytearray",
       "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright", "credits",
-      "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter",
-      "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex",
-      "id", "input", "int", "isinstance", "issubclass", "iter", "len", "license", "list",
-      "locals", "map", "max", "memoryview", "min", "next", "object", "oct", "open", "ord", "pow",
-      "print", "property", "quit", "range", "repr", "reversed", "round", "set", "setattr",
-      "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "vars", "zip",
-      "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "Ellipsis",
-      "Exception", "KeyError", "LookupError", "NotImplemented", "OSError", "RuntimeError",
-      "StopIteration", "TypeError", "ValueError",
+      "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float",
+      "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input",
+      "int", "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max",
+      "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "print", "property",
+      "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted",
+      "staticmethod", "str", "sum", "super", "tuple", "vars", "zip", "ArithmeticError",
+      "AssertionError", "AttributeError", "BaseException", "Ellipsis", "Exception", "KeyError",
+      "LookupError", "NotImplemented", "OSError", "RuntimeError", "StopIteration", "TypeError",
+      "ValueError",
       // What the file imports or defines.
-      "ApiException", "DAG", "KubernetesHook", "KubernetesPodOperator", "Param", "dag",
-      "datetime", "hashlib", "item", "json", "k8s", "pendulum", "task", "task_group", "time",
-      "yaml"};
+      "ApiException", "DAG", "KubernetesHook", "KubernetesPodOperator", "Param", "dag", "datetime",
+      "hashlib", "item", "json", "k8s", "pendulum", "task", "task_group", "time", "yaml"};
   return names;
 }
 
@@ -188,8 +187,9 @@ bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
              fmt::format("the foreach of step '{}' over list param '{}' is nested in the foreach "
                          "of step '{}', and Airflow cannot map tasks inside a mapped task group",
                          step.name, step.foreach->param, flow.steps[*dynamic_ancestor].name))
-          .SetHelp("iterate one of the two over a literal list, which the airflow target "
-                   "writes out as one task per element");
+          .SetHelp(
+              "iterate one of the two over a literal list, which the airflow target "
+              "writes out as one task per element");
       continue;
     }
     if (!dynamic && step.foreach->items.empty()) {
@@ -199,7 +199,7 @@ bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
           .SetHelp("give the list at least one element");
       continue;
     }
-    plan.mode[f] = !dynamic                      ? ForeachMode::kUnrolled
+    plan.mode[f] = !dynamic                   ? ForeachMode::kUnrolled
                    : plan.body[f].size() == 1 ? ForeachMode::kMappedTask
                                               : ForeachMode::kMappedGroup;
   }
@@ -211,9 +211,12 @@ bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
 
 PyExpr JsonToPython(const nlohmann::json& value) {
   switch (value.type()) {
-    case nlohmann::json::value_t::null: return PyExpr::None();
-    case nlohmann::json::value_t::boolean: return PyExpr::Bool(value.get<bool>());
-    case nlohmann::json::value_t::string: return PyExpr::Str(value.get<std::string>());
+    case nlohmann::json::value_t::null:
+      return PyExpr::None();
+    case nlohmann::json::value_t::boolean:
+      return PyExpr::Bool(value.get<bool>());
+    case nlohmann::json::value_t::string:
+      return PyExpr::Str(value.get<std::string>());
     case nlohmann::json::value_t::array: {
       std::vector<PyExpr> items;
       for (const auto& item : value) items.push_back(JsonToPython(item));
@@ -233,11 +236,16 @@ PyExpr JsonToPython(const nlohmann::json& value) {
 
 const char* JsonSchemaType(ir::Param::Type type) {
   switch (type) {
-    case ir::Param::Type::kStr: return "string";
-    case ir::Param::Type::kInt: return "integer";
-    case ir::Param::Type::kFloat: return "number";
-    case ir::Param::Type::kBool: return "boolean";
-    case ir::Param::Type::kList: return "array";
+    case ir::Param::Type::kStr:
+      return "string";
+    case ir::Param::Type::kInt:
+      return "integer";
+    case ir::Param::Type::kFloat:
+      return "number";
+    case ir::Param::Type::kBool:
+      return "boolean";
+    case ir::Param::Type::kList:
+      return "array";
   }
   return "string";
 }
@@ -334,8 +342,9 @@ Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
     kw.emplace_back("container_security_context", k8s("V1SecurityContext", std::move(sc)));
   }
   if (pod.port) {
-    kw.emplace_back("ports", PyExpr::List({k8s("V1ContainerPort",
-                                               {{"container_port", PyExpr::Int(*pod.port)}})}));
+    kw.emplace_back(
+        "ports",
+        PyExpr::List({k8s("V1ContainerPort", {{"container_port", PyExpr::Int(*pod.port)}})}));
   }
 
   // The pod spec.
@@ -361,11 +370,11 @@ Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
   if (!pod.volumes.empty()) {
     std::vector<PyExpr> volumes;
     for (const ir::Volume& v : pod.volumes) {
-      PyExpr source =
-          v.kind == ir::Volume::Kind::kMemory
-              ? k8s("V1EmptyDirVolumeSource",
-                    {{"medium", Raw("Memory")}, {"size_limit", Raw(v.size_limit)}})
-              : k8s("V1PersistentVolumeClaimVolumeSource", {{"claim_name", Rendered(v.claim_name)}});
+      PyExpr source = v.kind == ir::Volume::Kind::kMemory
+                          ? k8s("V1EmptyDirVolumeSource",
+                                {{"medium", Raw("Memory")}, {"size_limit", Raw(v.size_limit)}})
+                          : k8s("V1PersistentVolumeClaimVolumeSource",
+                                {{"claim_name", Rendered(v.claim_name)}});
       const char* field =
           v.kind == ir::Volume::Kind::kMemory ? "empty_dir" : "persistent_volume_claim";
       volumes.push_back(k8s("V1Volume", {{"name", Rendered(v.name)}, {field, std::move(source)}}));
@@ -397,9 +406,8 @@ void AppendControlKwargs(const ir::Step& step, Kwargs& kw) {
     }
   }
   if (step.timeout_seconds) {
-    kw.emplace_back("execution_timeout",
-                    PyExpr::Code(fmt::format("datetime.timedelta(seconds={})",
-                                             *step.timeout_seconds)));
+    kw.emplace_back("execution_timeout", PyExpr::Code(fmt::format("datetime.timedelta(seconds={})",
+                                                                  *step.timeout_seconds)));
   }
 }
 
@@ -476,7 +484,8 @@ class DagWriter {
 
   static std::string Suffix(const Binding& binding, size_t skip, char sep) {
     std::string out;
-    for (size_t i = skip; i < binding.size(); ++i) out += fmt::format("{}{}", sep, binding[i].second);
+    for (size_t i = skip; i < binding.size(); ++i)
+      out += fmt::format("{}{}", sep, binding[i].second);
     return out;
   }
 
@@ -546,8 +555,8 @@ class DagWriter {
     if (!flow_.source_path.empty()) {
       from = fmt::format(" from {}", std::filesystem::path(flow_.source_path).filename().string());
     }
-    out += fmt::format("# Generated by flowc{}: the flow '{}' as an Airflow DAG.\n", from,
-                       flow_.name);
+    out +=
+        fmt::format("# Generated by flowc{}: the flow '{}' as an Airflow DAG.\n", from, flow_.name);
     out += "# Every task runs the pod that `flowc compile --target ir` shows for its step.\n";
     out += "# Needs Airflow 2.4+ or 3 and apache-airflow-providers-cncf-kubernetes 10+.\n";
     out += "# Do not edit: change the flow and compile it again.\n";
@@ -594,11 +603,13 @@ class DagWriter {
     if (uses_items_) out += std::string("\n") + kItemsHelper;
     if (uses_argvs_) out += std::string("\n") + kArgvsHelper;
     if (uses_jobset_) {
-      out += "\n\n# The JobSet each @parallel step creates: the one `flowc compile --target jobset`\n";
+      out +=
+          "\n\n# The JobSet each @parallel step creates: the one `flowc compile --target jobset`\n";
       out += "# emits for the step. flowc_run_jobset renders its commands and names it per try.\n";
       out += "FLOWC_JOBSETS = {\n";
       for (const auto& [name, yaml] : jobsets_) {
-        out += fmt::format("    {}: {},\n", PythonString(name), PythonString(yaml, StringStyle::kBlock));
+        out += fmt::format("    {}: {},\n", PythonString(name),
+                           PythonString(yaml, StringStyle::kBlock));
       }
       out += "}\n\n";
       out += kJobSetHelper;
@@ -612,9 +623,8 @@ class DagWriter {
     dag.emplace_back("dag_id", PyExpr::Str(flow_.name));
     dag.emplace_back("schedule",
                      flow_.schedule ? PyExpr::Str(flow_.schedule->cron) : PyExpr::None());
-    std::string tz = flow_.schedule && !flow_.schedule->timezone.empty()
-                         ? flow_.schedule->timezone
-                         : std::string("UTC");
+    std::string tz = flow_.schedule && !flow_.schedule->timezone.empty() ? flow_.schedule->timezone
+                                                                         : std::string("UTC");
     dag.emplace_back("start_date", PyExpr::Code(fmt::format("pendulum.datetime(2024, 1, 1, tz={})",
                                                             PythonString(tz))));
     dag.emplace_back("catchup", PyExpr::Bool(false));
@@ -720,8 +730,8 @@ class DagWriter {
       Kwargs call = {{"step", PyExpr::Str(step.name)}};
       if (item_needed && runtime_item) call.emplace_back("item", PyExpr::Code("item"));
       if (item_needed && !runtime_item) call.emplace_back("item", Rendered(scope.item_value));
-      out += Assign(var, PyExpr::Call(JobSetTask(step, std::move(task_kwargs)), {}, std::move(call)),
-                    indent);
+      out += Assign(
+          var, PyExpr::Call(JobSetTask(step, std::move(task_kwargs)), {}, std::move(call)), indent);
       return out;
     }
 
@@ -730,16 +740,19 @@ class DagWriter {
       uses_task_ = uses_argv_ = uses_text_ = true;
       std::string argv_var = Var(var + "_argv");
       PyExpr helper = HelperTask({{"task_id", PyExpr::Str(task_id + "-argv")}}, "flowc_argv");
-      PyExpr call = PyExpr::Call(std::move(helper), {},
-                                 {{"argv", ArgvParts(step.pod, scope)}, {"item", PyExpr::Code("item")}});
+      PyExpr call =
+          PyExpr::Call(std::move(helper), {},
+                       {{"argv", ArgvParts(step.pod, scope)}, {"item", PyExpr::Code("item")}});
       out += Assign(argv_var, call, indent);
       cmds = PyExpr::Code(argv_var);
     } else {
       std::vector<PyExpr> args;
-      for (const ir::Text& arg : step.pod.command) args.push_back(PyExpr::Str(JinjaText(arg, scope)));
+      for (const ir::Text& arg : step.pod.command)
+        args.push_back(PyExpr::Str(JinjaText(arg, scope)));
       cmds = PyExpr::List(std::move(args));
     }
-    out += Assign(var, PodOperator(step, task_id, std::move(cmds), "KubernetesPodOperator"), indent);
+    out +=
+        Assign(var, PodOperator(step, task_id, std::move(cmds), "KubernetesPodOperator"), indent);
     return out;
   }
 
@@ -757,8 +770,9 @@ class DagWriter {
       PyExpr items = ItemsExpr(foreach, task_id, var, out);
       Kwargs task_kwargs = {{"task_id", PyExpr::Str(task_id)}};
       AppendControlKwargs(step, task_kwargs);
-      PyExpr partial = PyExpr::Call(PyExpr::Attr(JobSetTask(step, std::move(task_kwargs)), "partial"),
-                                    {}, {{"step", PyExpr::Str(step.name)}});
+      PyExpr partial =
+          PyExpr::Call(PyExpr::Attr(JobSetTask(step, std::move(task_kwargs)), "partial"), {},
+                       {{"step", PyExpr::Str(step.name)}});
       out += Assign(var,
                     PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
                                  {{"item", std::move(items)}}),
@@ -939,7 +953,7 @@ class DagWriter {
   const Plan& plan_;
   JinjaScope params_scope_;
   std::set<std::string> used_vars_;
-  std::map<std::string, std::string> vars_;  // Key() -> Python variable
+  std::map<std::string, std::string> vars_;     // Key() -> Python variable
   std::map<std::string, std::string> jobsets_;  // step name -> manifest YAML
   std::set<size_t> noted_;
   bool uses_datetime_ = false;

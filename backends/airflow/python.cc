@@ -11,8 +11,11 @@ constexpr size_t kLineWidth = 100;
 // byte there does not start a valid sequence.
 size_t DecodeUtf8(std::string_view text, size_t i, char32_t& code_point) {
   unsigned char c = static_cast<unsigned char>(text[i]);
-  size_t length = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
-                              : (c & 0xF8) == 0xF0 ? 4 : 0;
+  size_t length = c < 0x80             ? 1
+                  : (c & 0xE0) == 0xC0 ? 2
+                  : (c & 0xF0) == 0xE0 ? 3
+                  : (c & 0xF8) == 0xF0 ? 4
+                                       : 0;
   if (length == 0 || i + length > text.size()) return 0;
   char32_t cp = length == 1 ? c : length == 2 ? (c & 0x1F) : length == 3 ? (c & 0x0F) : (c & 0x07);
   for (size_t k = 1; k < length; ++k) {
@@ -38,10 +41,17 @@ bool MustEscape(char32_t cp) {
 
 void AppendEscape(std::string& out, char32_t cp) {
   switch (cp) {
-    case '\n': out += "\\n"; return;
-    case '\r': out += "\\r"; return;
-    case '\t': out += "\\t"; return;
-    default: break;
+    case '\n':
+      out += "\\n";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    default:
+      break;
   }
   if (cp <= 0xFF) {
     fmt::format_to(std::back_inserter(out), "\\x{:02x}", static_cast<unsigned>(cp));
@@ -54,8 +64,8 @@ bool IsParamAttributeSafe(std::string_view name) {
   // `params.x` looks up an attribute first: names of dict and ParamsDict
   // methods, and private names, must be subscripted instead.
   static constexpr std::string_view kMethods[] = {
-      "clear", "copy", "deserialize", "dump", "fromkeys", "get", "items", "keys", "pop",
-      "popitem", "serialize", "setdefault", "to_dict", "update", "validate", "values"};
+      "clear", "copy",    "deserialize", "dump",       "fromkeys", "get",    "items",    "keys",
+      "pop",   "popitem", "serialize",   "setdefault", "to_dict",  "update", "validate", "values"};
   if (name.empty() || name[0] == '_') return false;
   for (std::string_view method : kMethods) {
     if (name == method) return false;
@@ -186,8 +196,7 @@ std::string JinjaText(const ir::Text& text, const JinjaScope& scope) {
   return out;
 }
 
-std::vector<std::optional<std::string>> JinjaParts(const ir::Text& text,
-                                                   const JinjaScope& scope) {
+std::vector<std::optional<std::string>> JinjaParts(const ir::Text& text, const JinjaScope& scope) {
   std::vector<std::optional<std::string>> parts;
   std::string piece;
   const auto& segments = text.segments;

@@ -39,6 +39,10 @@ constexpr size_t kScheduledSuffix = 11;
 constexpr size_t kIterationSuffix = 6;
 constexpr const char* kIterationHash = "{{=sprig.trunc(5, sprig.sha1sum(pod.name))}}";
 
+constexpr const char* kSubstitutionNote =
+    "Argo substitutes a template up to three times and has no escape: flowc protects a "
+    "literal '{{' from the first pass, and the next pass reads it again";
+
 // The JobSet a resource template creates is done when the JobSet controller
 // says so (status.terminalState is "Completed" or "Failed").
 constexpr const char* kJobSetSucceeded = "status.terminalState == Completed";
@@ -50,14 +54,16 @@ constexpr const char* kJobSetFailed = "status.terminalState == Failed";
 // interface is const, and a record is not a change of policy).
 class ArgoStrings final : public k8s::StringPolicy {
  public:
-  explicit ArgoStrings(RefStyle style) : style_(style) {}
+  // `unterminated_unsafe`: see LiteralsArgoWouldRead.
+  explicit ArgoStrings(RefStyle style, bool unterminated_unsafe = false)
+      : style_(style), unterminated_unsafe_(unterminated_unsafe) {}
 
   std::string Text(const ir::Text& text) const override {
-    Record(LiteralsArgoWouldRead(text));
+    Record(LiteralsArgoWouldRead(text, unterminated_unsafe_));
     return TranslateText(text, style_);
   }
   std::string Literal(std::string_view text) const override {
-    Record(LiteralsArgoWouldRead(text));
+    Record(LiteralsArgoWouldRead(text, unterminated_unsafe_));
     return EscapeLiteral(text);
   }
 
@@ -73,16 +79,14 @@ class ArgoStrings final : public k8s::StringPolicy {
   }
 
   RefStyle style_;
+  bool unterminated_unsafe_;
   mutable std::vector<std::string> unsafe_;
 };
 
-bool HasValueReferences(const ir::Pod& pod) {
+bool HasReference(const ir::Pod& pod, graph::Segment::Kind kind) {
   for (const ir::Text& arg : pod.command) {
     for (const graph::Segment& segment : arg.segments) {
-      if (segment.kind == graph::Segment::Kind::kParam ||
-          segment.kind == graph::Segment::Kind::kItem) {
-        return true;
-      }
+      if (segment.kind == kind) return true;
     }
   }
   return false;
@@ -217,17 +221,19 @@ class Checker {
   }
 
   // Argo reads a parameter's value as a template again wherever it is
-  // substituted, so a `{{` in a default would not reach the container as
-  // written.
+  // substituted, so a default must not hold a tag Argo would resolve.
   void CheckParams() {
     for (const ir::Param& param : flow_.params) {
-      if (!param.default_json || ParamValue(param).find("{{") == std::string::npos) continue;
-      ok_ = false;
-      report_(Code::kUnsupportedByTarget, param.range,
-              fmt::format("the default of param '{}' holds '{{{{', which Argo would read as a "
-                          "template tag wherever the value is used",
-                          param.name))
-          .SetHelp("pass such a value at submit time with 'argo submit -p', or drop the '{{'");
+      if (!param.default_json) continue;
+      for (const std::string& tag : LiteralsArgoWouldRead(ParamValue(param))) {
+        ok_ = false;
+        report_(Code::kUnsupportedByTarget, param.range,
+                fmt::format("the default of param '{}' has the text '{}', which Argo would read "
+                            "as its own template tag",
+                            param.name, tag))
+            .AddNote(kSubstitutionNote)
+            .SetHelp("pass such a value at submit time, with 'argo submit -p'");
+      }
     }
   }
 
@@ -258,19 +264,19 @@ class Checker {
     }
   }
 
-  // Argo templates a task's items (and, within a nested foreach, insists
-  // that every tag resolves), so an element holding `{{` is not passed
-  // through. A list param's default is covered by CheckParams.
+  // Argo templates a task's items with the task, before it iterates.
   void CheckForeachItems(const ir::Step& step) {
     if (!step.foreach) return;
     for (const std::string& item : step.foreach->items) {
-      if (item.find("{{") == std::string::npos) continue;
-      ok_ = false;
-      report_(Code::kUnsupportedByTarget, step.range,
-              fmt::format("the foreach of step '{}' has the element '{}'; Argo would read its "
-                          "'{{{{' as a template tag",
-                          step.name, item))
-          .SetHelp("iterate over a list param and pass such elements at submit time");
+      for (const std::string& tag : LiteralsArgoWouldRead(item)) {
+        ok_ = false;
+        report_(Code::kUnsupportedByTarget, step.range,
+                fmt::format("the foreach of step '{}' has the element '{}', which Argo would "
+                            "read as its own template tag",
+                            step.name, tag))
+            .AddNote(kSubstitutionNote)
+            .SetHelp("iterate over a list param and pass such elements at submit time");
+      }
     }
   }
 
@@ -359,10 +365,7 @@ class Renderer {
              fmt::format("step '{}' has the text '{}', which Argo would read as its own "
                          "template tag",
                          s.name, tag))
-          .AddNote(
-              "Argo substitutes a template up to three times and has no escape; flowc protects "
-              "a literal '{{' from the first pass, but the next one reads it again, so it must "
-              "not be followed by '=', an Argo variable or a '{{item}}'")
+          .AddNote(kSubstitutionNote)
           .SetHelp("build the braces at run time instead, e.g. '{''{' in a shell command");
     }
     return unsafe_.empty();
@@ -556,8 +559,13 @@ class Renderer {
     // Argo splices values into the manifest's text: with every string
     // double-quoted, the JSON escaping that kManifest references apply to
     // each value keeps it inside its string.
-    bool spliced = HasValueReferences(step.pod);
-    ArgoStrings strings(spliced ? RefStyle::kManifest : RefStyle::kContainer);
+    bool item = HasReference(step.pod, graph::Segment::Kind::kItem);
+    bool spliced = item || HasReference(step.pod, graph::Segment::Kind::kParam);
+    // An item's expression is evaluated in Argo's second pass, when a brace
+    // that the first pass yielded anywhere before it in the manifest's text
+    // would already have swallowed it.
+    ArgoStrings strings(spliced ? RefStyle::kManifest : RefStyle::kContainer,
+                        /*unterminated_unsafe=*/item);
     YAML::Emitter manifest;
     if (spliced) manifest.SetStringFormat(YAML::DoubleQuoted);
     k8s::EmitStepJobSet(manifest, flow_, step, name, strings);

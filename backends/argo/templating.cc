@@ -10,36 +10,60 @@ namespace {
 
 using graph::Segment;
 
-// The roots of the variables Argo resolves in a template or a pod
-// (docs/variables.md; workflow/common/common.go): a literal `{{` followed by
-// one of these would be substituted by a later pass.
-constexpr std::array<std::string_view, 11> kArgoRoots = {
-    "item", "inputs", "outputs", "workflow", "steps",       "tasks",
-    "pod",  "node",   "retries", "lastRetry", "cronworkflow"};
+// The roots of the variables Argo resolves in a container or resource
+// template and in the pod made from it (docs/variables.md; workflow/common):
+// a literal `{{` followed by one of these would be substituted by a later
+// pass. (`item` is resolved only in the task that iterates, whose JSON holds
+// no flow text.)
+constexpr std::array<std::string_view, 10> kArgoRoots = {
+    "inputs", "outputs", "workflow", "steps",     "tasks",
+    "pod",    "node",    "retries",  "lastRetry", "cronworkflow"};
+
+constexpr std::string_view kSpace = " \t\n\r\v\f";
 
 bool IsArgoVariable(std::string_view tag) {
   // Argo looks the tag up trimmed; a nested `{{` makes it look up the part
   // after the last one (simple_template.go).
   size_t nested = tag.rfind("{{");
   if (nested != std::string_view::npos) tag.remove_prefix(nested + 2);
-  while (!tag.empty() && (tag.front() == ' ' || tag.front() == '\t')) tag.remove_prefix(1);
-  std::string_view root = tag.substr(0, tag.find_first_of(".[ \t}"));
+  size_t begin = tag.find_first_not_of(kSpace);
+  if (begin == std::string_view::npos) return false;
+  tag.remove_prefix(begin);
+  std::string_view root = tag.substr(0, tag.find_first_of(".[}"));
+  root = root.substr(0, root.find_first_of(kSpace));
   for (std::string_view known : kArgoRoots) {
     if (root == known) return true;
   }
   return false;
 }
 
-// Merges adjacent literal segments, so that a run of braces is never split.
-std::vector<Segment> Normalize(const ir::Text& text) {
-  std::vector<Segment> out;
+// A segment of a command argument, as the Argo target writes it.
+struct Piece {
+  Segment segment;
+  // For an item reference: the literal braces right before it. Argo resolves
+  // the item only in its second pass, so braces that the first pass yielded
+  // would run into the item's tag; they are written with the item instead.
+  std::string braces;
+};
+
+std::vector<Piece> Pieces(const ir::Text& text) {
+  std::vector<Piece> out;
   for (const Segment& segment : text.segments) {
     if (segment.kind == Segment::Kind::kLiteral && !out.empty() &&
-        out.back().kind == Segment::Kind::kLiteral) {
-      out.back().text += segment.text;
-    } else {
-      out.push_back(segment);
+        out.back().segment.kind == Segment::Kind::kLiteral) {
+      out.back().segment.text += segment.text;  // a run of braces is never split
+      continue;
     }
+    Piece piece{segment, ""};
+    if (segment.kind == Segment::Kind::kItem && !out.empty() &&
+        out.back().segment.kind == Segment::Kind::kLiteral) {
+      std::string& literal = out.back().segment.text;
+      size_t run = literal.find_last_not_of('{') + 1;  // npos + 1 == 0
+      piece.braces = literal.substr(run);
+      literal.erase(run);
+      if (literal.empty()) out.pop_back();
+    }
+    out.push_back(std::move(piece));
   }
   return out;
 }
@@ -49,14 +73,14 @@ std::vector<Segment> Normalize(const ir::Text& text) {
 struct FirstPassView {
   enum class Origin { kLiteral, kValue, kPendingTag };
   std::string text;
-  std::vector<Origin> origin;          // per character
-  std::vector<size_t> segment;         // per character: index into segments
-  std::vector<Segment> segments;
+  std::vector<Origin> origin;  // per character
+  std::vector<size_t> piece;   // per character: index into pieces
+  std::vector<Piece> pieces;
 
-  void Append(std::string_view piece, Origin from, size_t index) {
-    text += piece;
-    origin.insert(origin.end(), piece.size(), from);
-    segment.insert(segment.end(), piece.size(), index);
+  void Append(std::string_view part, Origin from, size_t index) {
+    text += part;
+    origin.insert(origin.end(), part.size(), from);
+    piece.insert(piece.end(), part.size(), index);
   }
 
   // The flow's own spelling of text[begin, end).
@@ -65,22 +89,23 @@ struct FirstPassView {
     for (size_t i = begin; i < end; ++i) {
       if (origin[i] == Origin::kLiteral) {
         out += text[i];
-      } else if (i == begin || segment[i - 1] != segment[i]) {
-        out += ir::Text{{segments[segment[i]]}}.ToFlowString();
+      } else if (i == begin || piece[i - 1] != piece[i]) {
+        const Piece& p = pieces[piece[i]];
+        out += p.braces + ir::Text{{p.segment}}.ToFlowString();
       }
     }
     return out;
   }
 };
 
-FirstPassView ViewOf(std::vector<Segment> segments) {
+FirstPassView ViewOf(std::vector<Piece> pieces) {
   FirstPassView view;
-  view.segments = std::move(segments);
-  for (size_t i = 0; i < view.segments.size(); ++i) {
-    const Segment& segment = view.segments[i];
-    switch (segment.kind) {
+  view.pieces = std::move(pieces);
+  for (size_t i = 0; i < view.pieces.size(); ++i) {
+    const Piece& piece = view.pieces[i];
+    switch (piece.segment.kind) {
       case Segment::Kind::kLiteral:
-        view.Append(segment.text, FirstPassView::Origin::kLiteral, i);
+        view.Append(piece.segment.text, FirstPassView::Origin::kLiteral, i);
         break;
       case Segment::Kind::kParam:
       case Segment::Kind::kRunId:
@@ -88,33 +113,54 @@ FirstPassView ViewOf(std::vector<Segment> segments) {
         view.Append("\x01", FirstPassView::Origin::kValue, i);
         break;
       case Segment::Kind::kItem:
-        view.Append(ItemRef(RefStyle::kContainer), FirstPassView::Origin::kPendingTag, i);
+        view.Append(piece.braces + ItemRef(RefStyle::kContainer),
+                    FirstPassView::Origin::kPendingTag, i);
         break;
     }
   }
   return view;
 }
 
-std::vector<std::string> UnsafeBraces(const FirstPassView& view) {
+std::vector<std::string> UnsafeBraces(const FirstPassView& view, bool unterminated_unsafe) {
   std::vector<std::string> found;
   const std::string& text = view.text;
+  using Origin = FirstPassView::Origin;
   for (size_t p = text.find("{{"); p != std::string::npos; p = text.find("{{", p + 1)) {
-    if (view.origin[p] != FirstPassView::Origin::kLiteral) continue;
+    if (view.origin[p] != Origin::kLiteral || view.origin[p + 1] != Origin::kLiteral) continue;
     size_t close = text.find("}}", p + 2);
     size_t end = close == std::string::npos ? text.size() : close + 2;
-    std::string_view tag = std::string_view(text).substr(
-        p + 2, close == std::string::npos ? std::string_view::npos : close - p - 2);
+    std::string_view tag = std::string_view(text).substr(p + 2, end - p - 2);
+    if (close != std::string::npos) tag.remove_suffix(2);
     bool unsafe = !tag.empty() && tag.front() == '=';
-    for (size_t i = p; i < end && !unsafe; ++i) {
-      unsafe = view.origin[i] == FirstPassView::Origin::kPendingTag;
+    if (close == std::string::npos) {
+      unsafe |= unterminated_unsafe;
+    } else {
+      for (size_t i = p; i < end && !unsafe; ++i) unsafe = view.origin[i] == Origin::kPendingTag;
+      unsafe |= IsArgoVariable(tag);
     }
-    if (!unsafe && close != std::string::npos) unsafe = IsArgoVariable(tag);
     if (!unsafe) continue;
     found.push_back(view.FlowSpelling(p, end));
-    // The rest of this tag is reported with it.
-    p = end - 1;
+    p = end - 1;  // the rest of this tag is reported with it
   }
   return found;
+}
+
+// A manifest's spelling of `variable`'s value: toJson escapes it for a JSON
+// string, which is also a valid YAML double-quoted string, and substr drops
+// the quotes toJson adds. No `"` or `\` here: this text itself sits in a
+// double-quoted scalar.
+std::string ManifestValue(std::string_view variable) {
+  return fmt::format("sprig.substr(1, len(toJson({0})) - 1, toJson({0}))", variable);
+}
+
+std::string ItemVariable() { return fmt::format("inputs.parameters.{}", kItemParameter); }
+
+std::string ItemWithBraces(std::string_view braces, RefStyle style) {
+  if (braces.empty()) return ItemRef(style);
+  // One expression yields the braces and the value, in the pass that knows
+  // the value.
+  std::string value = style == RefStyle::kContainer ? ItemVariable() : ManifestValue(ItemVariable());
+  return fmt::format("{{{{='{}' + {}}}}}", braces, value);
 }
 
 }  // namespace
@@ -123,25 +169,18 @@ std::string ParamRef(std::string_view name, RefStyle style) {
   switch (style) {
     case RefStyle::kContainer:
       return fmt::format("{{{{workflow.parameters.{}}}}}", name);
-    case RefStyle::kManifest: {
-      // toJson escapes the value for a JSON string, which is also a valid
-      // YAML double-quoted string; substr drops the quotes toJson adds.
-      // No `"` or `\` here: this text itself sits in a double-quoted scalar.
-      std::string value = fmt::format("toJson(workflow.parameters['{}'])", name);
-      return fmt::format("{{{{=sprig.substr(1, len({0}) - 1, {0})}}}}", value);
-    }
+    case RefStyle::kManifest:
+      // Brackets: a param may be named like an expr keyword (`in`, `not`).
+      return fmt::format("{{{{={}}}}}",
+                         ManifestValue(fmt::format("workflow.parameters['{}']", name)));
   }
   return {};
 }
 
 std::string ItemRef(RefStyle style) {
   switch (style) {
-    case RefStyle::kContainer:
-      return fmt::format("{{{{inputs.parameters.{}}}}}", kItemParameter);
-    case RefStyle::kManifest: {
-      std::string value = fmt::format("toJson(inputs.parameters.{})", kItemParameter);
-      return fmt::format("{{{{=sprig.substr(1, len({0}) - 1, {0})}}}}", value);
-    }
+    case RefStyle::kContainer: return fmt::format("{{{{{}}}}}", ItemVariable());
+    case RefStyle::kManifest: return fmt::format("{{{{={}}}}}", ManifestValue(ItemVariable()));
   }
   return {};
 }
@@ -176,29 +215,31 @@ std::string EscapeLiteral(std::string_view text, bool tag_follows) {
 }
 
 std::string TranslateText(const ir::Text& text, RefStyle style) {
-  std::vector<Segment> segments = Normalize(text);
+  std::vector<Piece> pieces = Pieces(text);
   std::string out;
-  for (size_t i = 0; i < segments.size(); ++i) {
-    const Segment& segment = segments[i];
-    switch (segment.kind) {
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const Piece& piece = pieces[i];
+    switch (piece.segment.kind) {
       case Segment::Kind::kLiteral:
-        out += EscapeLiteral(segment.text, /*tag_follows=*/i + 1 < segments.size());
+        out += EscapeLiteral(piece.segment.text, /*tag_follows=*/i + 1 < pieces.size());
         break;
-      case Segment::Kind::kParam: out += ParamRef(segment.text, style); break;
-      case Segment::Kind::kItem: out += ItemRef(style); break;
+      case Segment::Kind::kParam: out += ParamRef(piece.segment.text, style); break;
+      case Segment::Kind::kItem: out += ItemWithBraces(piece.braces, style); break;
       case Segment::Kind::kRunId: out += RunIdRef(); break;
     }
   }
   return out;
 }
 
-std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text) {
-  return UnsafeBraces(ViewOf(Normalize(text)));
+std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text, bool unterminated_unsafe) {
+  return UnsafeBraces(ViewOf(Pieces(text)), unterminated_unsafe);
 }
 
-std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal) {
+std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal,
+                                               bool unterminated_unsafe) {
   if (literal.find("{{") == std::string_view::npos) return {};
-  return UnsafeBraces(ViewOf({Segment{Segment::Kind::kLiteral, std::string(literal), 0}}));
+  return UnsafeBraces(ViewOf({Piece{Segment{Segment::Kind::kLiteral, std::string(literal), 0}, ""}}),
+                      unterminated_unsafe);
 }
 
 }  // namespace flowc::backends::argo

@@ -52,12 +52,16 @@ std::string EscapeLiteral(std::string_view text, bool tag_follows = false);
 // A command argument: literal segments escaped, references translated.
 std::string TranslateText(const ir::Text& text, RefStyle style);
 
-// Each literal `{{...` in `text` that Argo's second or third pass would not
-// leave alone, as the flow spells it ("{{workflow.name}}", "{{=1+1}}",
-// "{{{item}}"); empty when Argo passes every literal brace through. `text`
-// holds the references of a command argument, if any.
-std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text);
-std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal);
+// Each literal `{{...` in `text` that a later pass of Argo's would not leave
+// alone, as the flow spells it ("{{workflow.name}}", "{{=1+1}}"); empty when
+// Argo passes every literal brace through. `text` holds the references of a
+// command argument, if any. `unterminated_unsafe`: a `{{` without a `}}`
+// after it in the same string is unsafe too, as in a manifest that holds an
+// item reference the `{{` would run into.
+std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text,
+                                               bool unterminated_unsafe = false);
+std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal,
+                                               bool unterminated_unsafe = false);
 
 }  // namespace flowc::backends::argo
 

@@ -189,6 +189,19 @@ class Checker {
       }
     }
     if (most == nullptr) return;
+    // A JobSet restarts at once; say so once, at the first step that asked
+    // for a delay.
+    for (const ir::Step& step : flow_.steps) {
+      if (step.retry && step.retry->times > 0 && step.retry->minutes_between_retries > 0) {
+        report_(Code::kRetryDelayIgnored, step.range,
+                fmt::format("target 'jobset' restarts at once: the {} minute{} between retries "
+                            "of step '{}' are not honoured",
+                            step.retry->minutes_between_retries,
+                            step.retry->minutes_between_retries == 1 ? "" : "s", step.name))
+            .SetHelp("compile with --target argo or --target airflow to wait between retries");
+        break;
+      }
+    }
     for (const ir::Step& step : flow_.steps) {
       if (!step.retry || step.retry->times == 0 || step.retry->times == most->retry->times) {
         continue;

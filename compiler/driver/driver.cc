@@ -41,6 +41,7 @@ std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
   size_t errors = report.diagnostics().error_count();
   if (!backend->Emit(flow, backends::EmitOptions{}, sink, report)) return std::nullopt;
   if (report.diagnostics().error_count() > errors) return std::nullopt;
+  if (backend->extension() == ".yaml") backends::WarnOversizedObjects(flow, sink.text(), report);
   return sink.text();
 }
 

@@ -614,6 +614,10 @@ class GraphBuilder {
   void CheckReferences() {
     std::vector<std::string_view> names = {"item", "run_id"};
     for (const Param& p : flow_.params) names.push_back(p.name);
+    std::unordered_map<std::string_view, bool> used;
+    for (const Step& step : flow_.steps) {
+      if (!step.foreach_param.empty()) used[step.foreach_param] = true;
+    }
     for (size_t i = 0; i < flow_.steps.size(); ++i) {
       Step& step = flow_.steps[i];
       if (ast_.steps[i].runs.empty()) continue;
@@ -626,6 +630,7 @@ class GraphBuilder {
       }
       for (size_t c = 0; c < step.command.size() && c < literals.size(); ++c) {
         for (const Segment& seg : step.command[c].segments) {
+          if (seg.kind == Segment::Kind::kParam) used[seg.text] = true;
           if (seg.kind == Segment::Kind::kParam && FindParam(seg.text) == nullptr) {
             auto& d = report_(Code::kUnknownReference, At(*literals[c], seg.offset, seg.length),
                               fmt::format("unknown reference '{{{{{}}}}}'", seg.text));
@@ -643,6 +648,18 @@ class GraphBuilder {
           }
         }
       }
+    }
+    WarnUnusedParams(used);
+  }
+
+  // Only for a flow without errors: next to an error (a misspelt reference,
+  // say) the warning would be noise.
+  void WarnUnusedParams(const std::unordered_map<std::string_view, bool>& used) {
+    if (report_.diagnostics().HasErrors()) return;
+    for (const Param& p : flow_.params) {
+      if (used.count(p.name) != 0) continue;
+      report_(Code::kUnusedParam, p.range, fmt::format("param '{}' is never used", p.name))
+          .SetHelp(fmt::format("refer to it as '{{{{{}}}}}' in a 'run', or remove it", p.name));
     }
   }
 

@@ -948,6 +948,20 @@ bool CheckMounts(const StepConfig& c, const Args& k8s, const ast::Step* step,
   return ok;
 }
 
+// Guaranteed QoS sets limits equal to requests; with neither cpu nor memory
+// written, those limits are the defaults, which is rarely what was meant.
+void WarnUnsizedGuaranteed(const Args& k8s, const Args& resources, const ast::Step* step,
+                           diag::Reporter& report) {
+  Resolved qos = k8s.Get("qos");
+  if ((step != nullptr) != qos.from_step) return;  // the other pass looks at it
+  for (std::string_view name : {"cpu", "memory"}) {
+    if (k8s.Get(name).value->range.valid() || resources[name] != nullptr) return;
+  }
+  report(diag::Code::kGuaranteedWithoutLimits, qos.value->range,
+         "Guaranteed QoS without cpu or memory: its limits are the defaults, 1 cpu and 4096M")
+      .SetHelp("set cpu and memory in @kubernetes or @resources to the limits the step needs");
+}
+
 // Checks that need a step's whole configuration. Errors whose values all come
 // from the flow are reported once, for the flow (`step` is null then).
 bool CheckResolved(const StepConfig& c, const std::map<std::string_view, Args>& args,
@@ -989,6 +1003,7 @@ bool CheckResolved(const StepConfig& c, const std::map<std::string_view, Args>& 
                    "GPUs and AWS Neuron devices are never on the same node; split the work into "
                    "two steps") && ok;
   }
+  if (c.guaranteed) WarnUnsizedGuaranteed(k8s, resources, step, report);
   return CheckMounts(c, k8s, step, report) && ok;
 }
 

@@ -188,8 +188,10 @@ def main():
             if result.returncode != 0:
                 failures.append(f"{path}: exit status {result.returncode}:\n{result.stderr}")
                 continue
-            if result.stderr:
-                failures.append(f"{path}: compiled with output on stderr:\n{result.stderr}")
+            # Warnings (W004: no delay between JobSet restarts) are golden too.
+            warnings = os.path.join(t.SOURCE_DIR, golden + ".warnings")
+            if result.stderr or os.path.exists(warnings):
+                t.check_golden(golden + ".warnings", result.stderr, failures)
             t.check_golden(golden + ".yaml", result.stdout, failures)
             if os.path.exists(os.path.join(t.SOURCE_DIR, golden + ".stderr")) and not t.UPDATE:
                 failures.append(f"{path}: compiles now, but {golden}.stderr exists")
