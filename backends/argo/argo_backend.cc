@@ -59,7 +59,7 @@ class ArgoStrings final : public k8s::StringPolicy {
       : style_(style), unterminated_unsafe_(unterminated_unsafe) {}
 
   std::string Text(const ir::Text& text) const override {
-    Record(LiteralsArgoWouldRead(text, unterminated_unsafe_));
+    Record(LiteralsArgoWouldRead(text, style_, unterminated_unsafe_));
     return TranslateText(text, style_);
   }
   std::string Literal(std::string_view text) const override {

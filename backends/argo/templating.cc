@@ -121,7 +121,8 @@ FirstPassView ViewOf(std::vector<Piece> pieces) {
   return view;
 }
 
-std::vector<std::string> UnsafeBraces(const FirstPassView& view, bool unterminated_unsafe) {
+std::vector<std::string> UnsafeBraces(const FirstPassView& view, RefStyle style,
+                                      bool unterminated_unsafe) {
   std::vector<std::string> found;
   const std::string& text = view.text;
   using Origin = FirstPassView::Origin;
@@ -135,8 +136,15 @@ std::vector<std::string> UnsafeBraces(const FirstPassView& view, bool unterminat
     if (close == std::string::npos) {
       unsafe |= unterminated_unsafe;
     } else {
-      for (size_t i = p; i < end && !unsafe; ++i) unsafe = view.origin[i] == Origin::kPendingTag;
-      unsafe |= IsArgoVariable(tag);
+      bool pending = false;
+      for (size_t i = p; i < end; ++i) pending |= view.origin[i] == Origin::kPendingTag;
+      // The tag would hold an item's tag: a simple one Argo still resolves,
+      // as the nested tag after the last `{{`; an expression it does not.
+      if (pending) {
+        unsafe |= style == RefStyle::kManifest;
+      } else {
+        unsafe |= IsArgoVariable(tag);
+      }
     }
     if (!unsafe) continue;
     found.push_back(view.FlowSpelling(p, end));
@@ -231,15 +239,17 @@ std::string TranslateText(const ir::Text& text, RefStyle style) {
   return out;
 }
 
-std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text, bool unterminated_unsafe) {
-  return UnsafeBraces(ViewOf(Pieces(text)), unterminated_unsafe);
+std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text, RefStyle style,
+                                               bool unterminated_unsafe) {
+  return UnsafeBraces(ViewOf(Pieces(text)), style, unterminated_unsafe);
 }
 
 std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal,
                                                bool unterminated_unsafe) {
   if (literal.find("{{") == std::string_view::npos) return {};
-  return UnsafeBraces(ViewOf({Piece{Segment{Segment::Kind::kLiteral, std::string(literal), 0}, ""}}),
-                      unterminated_unsafe);
+  return UnsafeBraces(
+      ViewOf({Piece{Segment{Segment::Kind::kLiteral, std::string(literal), 0}, ""}}),
+      RefStyle::kContainer, unterminated_unsafe);
 }
 
 }  // namespace flowc::backends::argo

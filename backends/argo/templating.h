@@ -54,11 +54,11 @@ std::string TranslateText(const ir::Text& text, RefStyle style);
 
 // Each literal `{{...` in `text` that a later pass of Argo's would not leave
 // alone, as the flow spells it ("{{workflow.name}}", "{{=1+1}}"); empty when
-// Argo passes every literal brace through. `text` holds the references of a
-// command argument, if any. `unterminated_unsafe`: a `{{` without a `}}`
-// after it in the same string is unsafe too, as in a manifest that holds an
-// item reference the `{{` would run into.
-std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text,
+// Argo passes every literal brace through. `text` is a command argument
+// spelled in `style`, or any other string. `unterminated_unsafe`: a `{{`
+// without a `}}` after it in the same string is unsafe too, as in a manifest
+// that holds an item reference the `{{` would run into.
+std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text, RefStyle style,
                                                bool unterminated_unsafe = false);
 std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal,
                                                bool unterminated_unsafe = false);

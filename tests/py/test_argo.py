@@ -40,6 +40,9 @@ REFERENCE = re.compile(r"\{\{ *([A-Za-z_][A-Za-z0-9_]*) *\}\}")
 # that braces an escape yields are never read again.
 ARGO_SPELLING = re.compile(
     r"\{\{='(?P<braces>\{+)'\}\}"
+    r"|\{\{='(?P<itembraces>\{+)' \+ (?:inputs\.parameters\.item"
+    r"|sprig\.substr\(1, len\(toJson\(inputs\.parameters\.item\)\) - 1, "
+    r"toJson\(inputs\.parameters\.item\)\))\}\}"
     r"|\{\{=sprig\.substr\(1, len\(toJson\((?P<mvar>[^)]+)\)\) - 1, toJson\((?P=mvar)\)\)\}\}"
     r"|\{\{(?P<var>workflow\.parameters\.[A-Za-z0-9_]+|inputs\.parameters\.item|workflow\.name)\}\}")
 MANIFEST_VAR = re.compile(r"workflow\.parameters\['([A-Za-z0-9_]+)'\]|inputs\.parameters\.item")
@@ -66,6 +69,8 @@ def flow_spelling(text):
     def replace(m):
         if m.group("braces"):
             return m.group("braces")
+        if m.group("itembraces"):
+            return m.group("itembraces") + "{{item}}"
         var = m.group("var") or m.group("mvar")
         if var == "workflow.name":
             return "{{run_id}}"
@@ -150,6 +155,13 @@ def argo_expression(expression, values):
     m = re.fullmatch(r"'(\{+)'", expression)
     if m:
         return m.group(1)
+    m = re.fullmatch(r"'(\{+)' \+ (.*)", expression)
+    if m:
+        if m.group(2) == "inputs.parameters.item":
+            value = values.get("inputs.parameters.item")
+        else:
+            value = argo_expression(m.group(2), values)
+        return None if value is None else m.group(1) + value
     m = re.fullmatch(r"sprig\.substr\(1, len\(toJson\(([^)]+)\)\) - 1, toJson\(\1\)\)", expression)
     if m:
         var = MANIFEST_VAR.fullmatch(m.group(1))

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Benchmarks flowc: median wall time and peak memory per flow size and target.
+#
+#   bench/run.sh            sizes 100, 1000, 10000, 100000; writes bench/RESULTS.md
+#   bench/run.sh --smoke    size 100 only, one quick pass, prints the table (CI)
+#
+# Builds a Release binary in build-release/, generates flows with
+# bench/gen_flow.py (JobSet gets flows without foreach and schedule, which it
+# cannot express), times each compile with hyperfine (process start included,
+# output to a file) and measures peak RSS with /usr/bin/time. Nothing here
+# asserts a time: the numbers are reported, not tested.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+smoke=0
+[ "${1:-}" = "--smoke" ] && smoke=1
+if ((smoke)); then sizes=(100); runs=3; else sizes=(100 1000 10000 100000); runs=0; fi
+targets=(ir argo airflow jobset)
+
+cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build-release -j"$(nproc)" --target flowc >&2
+flowc=$PWD/build-release/flowc
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Median of the numbers on stdin.
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+# time_one NAME FLOW TARGET -> "median_ms peak_mb"
+measure() {
+  local flow=$1 target=$2 n=$3
+  local r=$runs
+  if ((r == 0)); then r=$(( n >= 100000 ? 3 : n >= 10000 ? 5 : 10 )); fi
+  hyperfine --style none --warmup 1 --runs "$r" --export-json "$work/h.json" \
+    "$flowc compile $flow --target $target -o $work/out" >/dev/null 2>&1
+  local ms
+  ms=$(/usr/bin/python3 -c "import json,sys; print('%.1f' % (json.load(open('$work/h.json'))['results'][0]['median']*1000))")
+  local mem
+  mem=$(for _ in 1 2 3; do /usr/bin/time -f "%M" "$flowc" compile "$flow" --target "$target" -o "$work/out" 2>&1 >/dev/null | tail -1; done | median)
+  echo "$ms $(awk "BEGIN {printf \"%.1f\", $mem/1024}")"
+}
+
+rows=()
+for target in "${targets[@]}"; do
+  read -r ms mb < <(measure samples/gpu_finetune.flow "$target" 1)
+  rows+=("| samples/gpu_finetune.flow | $target | $ms | $mb |")
+done
+for n in "${sizes[@]}"; do
+  /usr/bin/python3 bench/gen_flow.py "$n" > "$work/flow-$n.flow"
+  /usr/bin/python3 bench/gen_flow.py "$n" --jobset > "$work/jobset-$n.flow"
+  steps=$(grep -c '^  step ' "$work/flow-$n.flow")
+  for target in "${targets[@]}"; do
+    flow=$work/flow-$n.flow
+    [ "$target" = jobset ] && flow=$work/jobset-$n.flow
+    read -r ms mb < <(measure "$flow" "$target" "$n")
+    rows+=("| $steps steps | $target | $ms | $mb |")
+  done
+done
+
+table=$(printf '%s\n' "| flow | target | median wall time (ms) | peak RSS (MB) |" "|---|---|---|---|" "${rows[@]}")
+if ((smoke)); then
+  echo "$table"
+  exit 0
+fi
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
+{
+  echo "# flowc benchmark results"
+  echo
+  echo "Produced by \`bench/run.sh\` in one run on $(date -u +%Y-%m-%d)."
+  echo "Machine: $(nproc) cores ($cpu), $mem, $(. /etc/os-release; echo "$PRETTY_NAME"),"
+  echo "$(g++ --version | head -1), Release build (-O3)."
+  echo "Wall time is hyperfine's median over repeated runs, process start included and"
+  echo "output written to a file; peak RSS is the median of three /usr/bin/time runs."
+  echo
+  echo "$table"
+  echo
+  if [ -f bench/PROFILE.md ]; then cat bench/PROFILE.md; fi
+} > bench/RESULTS.md
+cat bench/RESULTS.md
