@@ -194,8 +194,8 @@ class Checker {
     for (const ir::Step& step : flow_.steps) {
       if (step.retry && step.retry->times > 0 && step.retry->minutes_between_retries > 0) {
         report_(Code::kRetryDelayIgnored, step.range,
-                fmt::format("target 'jobset' restarts at once: the {} minute{} between retries "
-                            "of step '{}' are not honoured",
+                fmt::format("target 'jobset' restarts at once: the wait of {} minute{} between "
+                            "retries of step '{}' is not honoured",
                             step.retry->minutes_between_retries,
                             step.retry->minutes_between_retries == 1 ? "" : "s", step.name))
             .SetHelp("compile with --target argo or --target airflow to wait between retries");

@@ -356,8 +356,8 @@ TEST_CASE("@retry: one restart budget; steps without retries fail the JobSet") {
                                 "times; target 'jobset' has one restart budget for the whole "
                                 "flow [E050]") != std::string::npos);
   // The delay between retries cannot be kept: said once, at the first step.
-  CHECK(result.diagnostics.find("f.flow:3:8: warning: target 'jobset' restarts at once: the 5 "
-                                "minutes between retries of step 'a' are not honoured [W004]") == 0);
+  CHECK(result.diagnostics.find("f.flow:3:8: warning: target 'jobset' restarts at once: the wait "
+                                "of 5 minutes between retries of step 'a' is not honoured [W004]") == 0);
 }
 
 TEST_CASE("foreach and schedule are refused through the capabilities") {

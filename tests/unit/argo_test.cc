@@ -1,0 +1,453 @@
+// Unit tests of the Argo target: the escaping of literal braces and the
+// spelling of references (backends/argo/templating.h), checked against a
+// small model of Argo's substitution, and the documents the backend writes
+// for nested foreach bodies, branches, @parallel steps and the diagnostics.
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <yaml-cpp/yaml.h>
+
+#include "backends/argo/argo_backend.h"
+#include "backends/argo/templating.h"
+#include "backends/backend.h"
+#include "compiler/graph/templating.h"
+#include "tests/unit/test_util.h"
+
+namespace flowc::backends::argo {
+namespace {
+
+using Values = std::map<std::string, std::string>;
+
+// One pass of Argo's util/template over one string, for the tags the Argo
+// target writes: fasttemplate's scan (a tag runs from `{{` to the first
+// `}}`), simple tags looked up trimmed and then as the nested tag after the
+// last `{{`, the brace expressions evaluated, anything else written back.
+std::string ArgoPass(const std::string& text, const Values& values) {
+  auto trim = [](std::string s) {
+    size_t b = s.find_first_not_of(" \t\n\r");
+    if (b == std::string::npos) return std::string();
+    return s.substr(b, s.find_last_not_of(" \t\n\r") - b + 1);
+  };
+  std::string out;
+  size_t i = 0;
+  while (true) {
+    size_t start = text.find("{{", i);
+    size_t end = start == std::string::npos ? start : text.find("}}", start + 2);
+    if (end == std::string::npos) return out + text.substr(i);
+    out += text.substr(i, start - i);
+    std::string tag = text.substr(start + 2, end - start - 2);
+    i = end + 2;
+    if (tag.size() >= 4 && tag.rfind("='", 0) == 0) {
+      // '{..}' alone, or '{..}' + inputs.parameters.item
+      size_t quote = tag.find('\'', 2);
+      std::string braces = tag.substr(2, quote - 2);
+      std::string rest = tag.substr(quote + 1);
+      if (rest.empty()) {
+        out += braces;
+        continue;
+      }
+      if (rest == " + inputs.parameters.item" && values.count("inputs.parameters.item")) {
+        out += braces + values.at("inputs.parameters.item");
+        continue;
+      }
+      out += "{{" + tag + "}}";
+      continue;
+    }
+    auto found = values.find(trim(tag));
+    if (found != values.end()) {
+      out += found->second;
+      continue;
+    }
+    size_t nested = tag.rfind("{{");
+    if (nested != std::string::npos && nested > 0 && values.count(tag.substr(nested + 2))) {
+      out += "{{" + tag.substr(0, nested) + values.at(tag.substr(nested + 2));
+      continue;
+    }
+    out += "{{" + tag + "}}";
+  }
+}
+
+// Argo's three passes for a container's strings (3.x: globals, inputs,
+// the pod), with every variable a literal could collide with defined.
+std::string ArgoPasses(const std::string& text) {
+  Values globals = {{"workflow.name", "wf-1"},
+                    {"workflow.parameters.p", "P"},
+                    {"workflow.uid", "u-1"},
+                    {"pod.name", "wf-1-x-1"}};
+  Values inputs = {{"inputs.parameters.item", "I"}};
+  Values all = globals;
+  all.insert(inputs.begin(), inputs.end());
+  return ArgoPass(ArgoPass(ArgoPass(text, globals), inputs), all);
+}
+
+ir::Text Flow(const std::string& text) { return graph::SplitReferences(text); }
+
+// The flow text with its references replaced as ArgoPasses replaces them.
+std::string Expected(const ir::Text& text) {
+  std::string out;
+  for (const graph::Segment& segment : text.segments) {
+    switch (segment.kind) {
+      case graph::Segment::Kind::kLiteral: out += segment.text; break;
+      case graph::Segment::Kind::kParam: out += "P"; break;
+      case graph::Segment::Kind::kItem: out += "I"; break;
+      case graph::Segment::Kind::kRunId: out += "wf-1"; break;
+    }
+  }
+  return out;
+}
+
+TEST_CASE("argo: literal braces are written as expressions that yield them") {
+  CHECK(EscapeLiteral("") == "");
+  CHECK(EscapeLiteral("echo hi") == "echo hi");
+  CHECK(EscapeLiteral("a{b}c") == "a{b}c");
+  CHECK(EscapeLiteral("}}") == "}}");
+  CHECK(EscapeLiteral("{{") == "{{='{{'}}");
+  CHECK(EscapeLiteral("x{{{y") == "x{{='{{{'}}y");
+  CHECK(EscapeLiteral("{{.State}} {{") == "{{='{{'}}.State}} {{='{{'}}");
+  CHECK(EscapeLiteral("a{") == "a{");
+  CHECK(EscapeLiteral("a{", /*tag_follows=*/true) == "a{{='{'}}");
+}
+
+TEST_CASE("argo: references in a container and in a manifest") {
+  CHECK(TranslateText(Flow("--epochs {{epochs}} --run {{run_id}} --shard {{ item }}"),
+                      RefStyle::kContainer) ==
+        "--epochs {{workflow.parameters.epochs}} --run {{workflow.name}} "
+        "--shard {{inputs.parameters.item}}");
+  CHECK(TranslateText(Flow("{{in}}/{{item}}"), RefStyle::kManifest) ==
+        "{{=sprig.substr(1, len(toJson(workflow.parameters['in'])) - 1, "
+        "toJson(workflow.parameters['in']))}}/{{=sprig.substr(1, "
+        "len(toJson(inputs.parameters.item)) - 1, toJson(inputs.parameters.item))}}");
+  // A brace right before a reference Argo resolves in the same pass.
+  CHECK(TranslateText(Flow("{{{p}}}"), RefStyle::kContainer) ==
+        "{{='{'}}{{workflow.parameters.p}}}");
+  // Braces right before the item go with the item, into the pass that knows it.
+  CHECK(TranslateText(Flow("x{{{item}}}"), RefStyle::kContainer) ==
+        "x{{='{' + inputs.parameters.item}}}");
+  CHECK(TranslateText(Flow("{{{{item}}"), RefStyle::kContainer) ==
+        "{{='{{' + inputs.parameters.item}}");
+}
+
+TEST_CASE("argo: hostile strings reach the container through Argo's three passes") {
+  const char* hostile[] = {
+      "docker inspect --format '{{.State.Running}}' web",
+      "{{ user.name }} {{",
+      "}}{{",
+      "{{{ {% {# #} %} }}}",
+      "{{'{{'}}",
+      "{{-x}} {{ 1 }}",
+      "x{{{item}}}",
+      "{{{{item}}}}",
+      "{{item}}{",
+      "{{ab {{item}}",
+      "${{item}} {{p}}{{item}} {{{p}}}",
+      "'\"\"\"''' \\ \r\n{",
+      "{{run_id}}{{{run_id}}}",
+  };
+  for (const char* text : hostile) {
+    CAPTURE(text);
+    ir::Text flow = Flow(text);
+    REQUIRE(LiteralsArgoWouldRead(flow, RefStyle::kContainer).empty());
+    CHECK(ArgoPasses(TranslateText(flow, RefStyle::kContainer)) == Expected(flow));
+  }
+}
+
+TEST_CASE("argo: literal text Argo would read as its own tag is found") {
+  using V = std::vector<std::string>;
+  CHECK(LiteralsArgoWouldRead("echo {{workflow.name}} and {{=1+1}}") ==
+        V{"{{workflow.name}}", "{{=1+1}}"});
+  CHECK(LiteralsArgoWouldRead("{{ pod.name }}") == V{"{{ pod.name }}"});
+  CHECK(LiteralsArgoWouldRead("{{ x {{inputs.parameters.y}}") ==
+        V{"{{ x {{inputs.parameters.y}}"});
+  CHECK(LiteralsArgoWouldRead("{{ foo.bar }} {{.Values}} {{ item }} }}{{").empty());
+  // In a container, Argo still finds an item's simple tag nested after a
+  // literal `{{`; in a manifest the item is an expression, which it does not.
+  CHECK(LiteralsArgoWouldRead(Flow("{{ab {{item}}"), RefStyle::kContainer).empty());
+  CHECK(LiteralsArgoWouldRead(Flow("{{ab {{item}}"), RefStyle::kManifest) == V{"{{ab {{item}}"});
+  // An unclosed `{{` runs on into the rest of a manifest's text.
+  CHECK(LiteralsArgoWouldRead("echo '{{'").empty());
+  CHECK(LiteralsArgoWouldRead("echo '{{'", /*unterminated_unsafe=*/true) == V{"{{'"});
+}
+
+// Property: over strings built from tokens that make tags, every string
+// whose literal braces are not reported survives the three passes exactly.
+TEST_CASE("argo: escaping survives Argo's passes for every string it accepts") {
+  const std::vector<std::string> tokens = {"{", "}", "=", " ", "x", "'", ".", "{{item}}",
+                                           "{{p}}", "{{run_id}}", "workflow.name", "pod.name",
+                                           "inputs.parameters.item"};
+  std::mt19937 random(20261122);
+  int accepted = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    size_t length = 1 + random() % 7;
+    for (size_t i = 0; i < length; ++i) text += tokens[random() % tokens.size()];
+    ir::Text flow = Flow(text);
+    if (!LiteralsArgoWouldRead(flow, RefStyle::kContainer).empty()) continue;
+    ++accepted;
+    CAPTURE(text);
+    REQUIRE(ArgoPasses(TranslateText(flow, RefStyle::kContainer)) == Expected(flow));
+  }
+  CHECK(accepted > 10000);
+}
+
+// --- the backend ------------------------------------------------------------
+
+struct Emitted {
+  std::unique_ptr<testing::Compiled> compiled;
+  bool ok = false;
+  std::string yaml;
+  std::vector<YAML::Node> docs;
+
+  std::string errors() const { return compiled->errors(); }
+  YAML::Node Template(const std::string& name) const {
+    for (const YAML::Node& t : docs[0]["spec"]["templates"]) {
+      if (t["name"].as<std::string>() == name) return t;
+    }
+    FAIL("no template " << name);
+    return {};
+  }
+  YAML::Node Task(const std::string& dag, const std::string& name) const {
+    for (const YAML::Node& t : Template(dag)["dag"]["tasks"]) {
+      if (t["name"].as<std::string>() == name) return t;
+    }
+    FAIL("no task " << name << " in " << dag);
+    return {};
+  }
+};
+
+Emitted Emit(const std::string& source) {
+  Emitted out;
+  out.compiled = testing::Analyze(source);
+  REQUIRE_MESSAGE(out.compiled->flow.has_value(), out.compiled->errors());
+  diag::Reporter report(out.compiled->diagnostics, *out.compiled->file);
+  StringSink sink;
+  out.ok = ArgoBackend().Emit(*out.compiled->flow, EmitOptions{}, sink, report);
+  out.yaml = sink.text();
+  if (out.ok) out.docs = YAML::LoadAll(out.yaml);
+  return out;
+}
+
+std::string Names(const YAML::Node& seq, const char* key = "name") {
+  std::string out;
+  for (const YAML::Node& n : seq) out += (out.empty() ? "" : ",") + n[key].as<std::string>();
+  return out;
+}
+
+TEST_CASE("argo: a nested foreach is a DAG in a DAG, each with its element") {
+  Emitted e = Emit(R"(
+@kubernetes(namespace="ml", image="busybox")
+flow sweep {
+  param regions: list = ["a", "b"]
+  step start { run "s" next region foreach regions }
+  step region { run "r {{item}}" next bench foreach ["small", "large"] }
+  step bench { run "b {{item}}" next summarize }
+  step summarize { run "m {{item}}" next compare }
+  step compare { run "c" next end }
+  step end { run "e" }
+}
+)");
+  REQUIRE_MESSAGE(e.ok, e.errors());
+  CHECK(e.docs.size() == 1);
+  YAML::Node spec = e.docs[0]["spec"];
+  CHECK(spec["entrypoint"].as<std::string>() == "main");
+  CHECK(Names(spec["templates"]) ==
+        "main,region-foreach,bench-foreach,start,region,bench,summarize,compare,end");
+  CHECK(Names(e.Template("main")["dag"]["tasks"]) == "start,region-foreach,compare,end");
+
+  YAML::Node outer = e.Task("main", "region-foreach");
+  CHECK(outer["depends"].as<std::string>() == "start");
+  CHECK(outer["withParam"].as<std::string>() == "{{workflow.parameters.regions}}");
+  CHECK(outer["arguments"]["parameters"][0]["value"].as<std::string>() == "{{item}}");
+  CHECK(e.Task("main", "compare")["depends"].as<std::string>() == "region-foreach");
+
+  YAML::Node body = e.Template("region-foreach");
+  CHECK(body["inputs"]["parameters"][0]["name"].as<std::string>() == "item");
+  CHECK(Names(body["dag"]["tasks"]) == "region,bench-foreach,summarize");
+  CHECK(!e.Task("region-foreach", "region")["depends"]);
+  CHECK(e.Task("region-foreach", "region")["arguments"]["parameters"][0]["value"]
+            .as<std::string>() == "{{inputs.parameters.item}}");
+  YAML::Node inner = e.Task("region-foreach", "bench-foreach");
+  CHECK(inner["depends"].as<std::string>() == "region");
+  CHECK(inner["withItems"].size() == 2);
+  CHECK(inner["withItems"][1].as<std::string>() == "large");
+  CHECK(e.Task("region-foreach", "summarize")["depends"].as<std::string>() == "bench-foreach");
+  CHECK(Names(e.Template("bench-foreach")["dag"]["tasks"]) == "bench");
+
+  // Pod fields are on the leaves only.
+  CHECK(!e.Template("main")["serviceAccountName"]);
+  CHECK(e.Template("bench")["container"]["command"][2].as<std::string>() ==
+        "b {{inputs.parameters.item}}");
+  CHECK(e.Template("bench")["inputs"]["parameters"][0]["name"].as<std::string>() == "item");
+  CHECK(!e.Template("compare")["inputs"]);
+}
+
+TEST_CASE("argo: a branch's join waits for every arm; names never collide") {
+  Emitted e = Emit(R"(
+flow f {
+  step start { run "s" next main, other }
+  step main { run "a" next join }
+  step other { run "b" next main_foreach }
+  step main_foreach { run "c" next join }
+  step join { run "j" next end }
+  step end { run "e" }
+}
+)");
+  REQUIRE_MESSAGE(e.ok, e.errors());
+  CHECK(e.docs[0]["spec"]["entrypoint"].as<std::string>() == "main-2");
+  CHECK(e.Task("main-2", "join")["depends"].as<std::string>() == "main && main-foreach");
+  CHECK(!e.docs[0]["metadata"]["namespace"]);
+}
+
+TEST_CASE("argo: a @parallel step creates its JobSet; one per element in a foreach") {
+  Emitted e = Emit(R"(
+@kubernetes(namespace="ml", image="busybox")
+flow train {
+  param lr: float = 0.1
+  step start { run "s" next gang foreach ["a", "b"] }
+  @parallel(nodes=4)
+  @retry(times=2, minutes_between_retries=5)
+  @timeout(hours=1)
+  step gang { run ["torchrun", "--lr={{lr}}", "{{item}}"] next done }
+  step done { run "d" next end }
+  step end { run "e" }
+}
+)");
+  REQUIRE_MESSAGE(e.ok, e.errors());
+  YAML::Node resource = e.Template("gang")["resource"];
+  CHECK(resource["action"].as<std::string>() == "create");
+  CHECK(resource["setOwnerReference"].as<bool>());
+  CHECK(resource["successCondition"].as<std::string>() == "status.terminalState == Completed");
+  CHECK(resource["failureCondition"].as<std::string>() == "status.terminalState == Failed");
+  // The JobSet restarts on @retry and times out on @timeout, as on --target
+  // jobset; Argo's own retry would multiply the attempts.
+  CHECK(!e.Template("gang")["retryStrategy"]);
+  CHECK(!e.Template("gang")["activeDeadlineSeconds"]);
+  YAML::Node jobset = YAML::Load(resource["manifest"].as<std::string>());
+  CHECK(jobset["kind"].as<std::string>() == "JobSet");
+  CHECK(jobset["metadata"]["name"].as<std::string>() ==
+        "{{workflow.name}}-gang-{{=sprig.trunc(5, sprig.sha1sum(pod.name))}}");
+  CHECK(jobset["metadata"]["namespace"].as<std::string>() == "ml");
+  CHECK(jobset["spec"]["failurePolicy"]["maxRestarts"].as<int>() == 2);
+  YAML::Node job = jobset["spec"]["replicatedJobs"][0]["template"]["spec"];
+  CHECK(job["parallelism"].as<int>() == 4);
+  CHECK(job["activeDeadlineSeconds"].as<int>() == 3600);
+  YAML::Node command = job["template"]["spec"]["containers"][0]["command"];
+  CHECK(command[1].as<std::string>() ==
+        "--lr={{=sprig.substr(1, len(toJson(workflow.parameters['lr'])) - 1, "
+        "toJson(workflow.parameters['lr']))}}");
+  // Values are spliced into the manifest's text: every string is quoted.
+  CHECK(resource["manifest"].as<std::string>().find("\"kind\": \"JobSet\"") != std::string::npos);
+}
+
+TEST_CASE("argo: retries, timeouts, params and the CronWorkflow") {
+  Emitted e = Emit(R"(
+@schedule(cron="0 3 * * *", timezone="Europe/Berlin")
+@kubernetes(namespace="ml", image="busybox")
+flow nightly {
+  param epochs: int = 3
+  param name: str = "yes"
+  param shards: list = ["a", "b"]
+  @retry(times=3, minutes_between_retries=2)
+  @timeout(minutes=5)
+  step start { run "s {{epochs}}" next end }
+  @retry(times=0)
+  step end { run "e" }
+}
+)");
+  REQUIRE_MESSAGE(e.ok, e.errors());
+  REQUIRE(e.docs.size() == 2);
+  YAML::Node params = e.docs[0]["spec"]["arguments"]["parameters"];
+  CHECK(params[0]["value"].as<std::string>() == "3");
+  CHECK(params[1]["value"].as<std::string>() == "yes");
+  CHECK(params[2]["value"].as<std::string>() == R"(["a","b"])");
+  // Quoted, so that no YAML reader takes them for a number or a bool.
+  CHECK(e.yaml.find("value: \"3\"") != std::string::npos);
+  CHECK(e.yaml.find("value: \"yes\"") != std::string::npos);
+
+  YAML::Node retry = e.Template("start")["retryStrategy"];
+  CHECK(retry["limit"].as<int>() == 3);
+  CHECK(retry["retryPolicy"].as<std::string>() == "Always");
+  CHECK(retry["backoff"]["duration"].as<std::string>() == "2m");
+  CHECK(e.Template("start")["activeDeadlineSeconds"].as<int>() == 300);
+  CHECK(!e.Template("end")["retryStrategy"]);
+
+  YAML::Node cron = e.docs[1];
+  CHECK(cron["kind"].as<std::string>() == "CronWorkflow");
+  CHECK(cron["metadata"]["name"].as<std::string>() == "nightly");
+  CHECK(cron["metadata"]["namespace"].as<std::string>() == "ml");
+  CHECK(cron["spec"]["schedules"][0].as<std::string>() == "0 3 * * *");
+  CHECK(cron["spec"]["timezone"].as<std::string>() == "Europe/Berlin");
+  CHECK(cron["spec"]["workflowSpec"]["workflowTemplateRef"]["name"].as<std::string>() ==
+        "nightly");
+}
+
+TEST_CASE("argo: imagePullSecrets go on the workflow when every pod agrees") {
+  Emitted same = Emit(R"(
+@kubernetes(image="busybox", image_pull_secrets=["a", "b"])
+flow f {
+  step start { run "s" next end }
+  step end { run "e" }
+}
+)");
+  REQUIRE_MESSAGE(same.ok, same.errors());
+  CHECK(Names(same.docs[0]["spec"]["imagePullSecrets"]) == "a,b");
+  CHECK(!same.Template("start")["podSpecPatch"]);
+
+  Emitted mixed = Emit(R"(
+@kubernetes(image="busybox", image_pull_secrets=["a"])
+flow f {
+  step start { run "s" next end }
+  @kubernetes(image_pull_secrets=["c"])
+  step end { run "e" }
+}
+)");
+  REQUIRE_MESSAGE(mixed.ok, mixed.errors());
+  CHECK(!mixed.docs[0]["spec"]["imagePullSecrets"]);
+  YAML::Node patch = YAML::Load(mixed.Template("end")["podSpecPatch"].as<std::string>());
+  CHECK(Names(patch["imagePullSecrets"]) == "c");
+  CHECK(Names(YAML::Load(mixed.Template("start")["podSpecPatch"].as<std::string>())
+                  ["imagePullSecrets"]) == "a");
+}
+
+TEST_CASE("argo: what Argo cannot run is reported, and nothing is written") {
+  Emitted e = Emit(R"(
+@schedule(daily=true)
+flow a_flow_whose_name_is_far_too_long_for_a_cron_workflow_x {
+  param ds: str
+  @kubernetes(namespace="one")
+  step start { run "echo {{ds}} {{ workflow.name }}" next end }
+  @kubernetes(namespace="two")
+  step end { run "e" }
+}
+)");
+  CHECK(!e.ok);
+  CHECK(e.yaml.empty());
+  std::string errors = e.errors();
+  CHECK(errors.find("step 'end' runs in namespace 'two' but step 'start' in namespace 'one'; "
+                    "target 'argo' runs a whole workflow in one namespace [E050]") !=
+        std::string::npos);
+  CHECK(errors.find("param 'ds' has no default, but a scheduled run of flow") !=
+        std::string::npos);
+  CHECK(errors.find("(58 characters); Argo allows at most 52 [E051]") != std::string::npos);
+  CHECK(errors.find("step 'start' has the text '{{ workflow.name }}', which Argo would read "
+                    "as its own template tag [E050]") != std::string::npos);
+}
+
+TEST_CASE("argo: a JobSet whose pod names would be too long is reported") {
+  Emitted e = Emit(R"(
+flow a_rather_long_flow_name_for_jobsets {
+  step start { run "s" next a_long_parallel_step_name }
+  @parallel(nodes=16)
+  step a_long_parallel_step_name { run "p" next end }
+  step end { run "e" }
+}
+)");
+  CHECK(!e.ok);
+  CHECK(e.errors().find("[E051]") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace flowc::backends::argo
