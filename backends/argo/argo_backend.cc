@@ -34,8 +34,9 @@ constexpr size_t kMaxCronWorkflowName = 52;
 // CronWorkflow `X-` + 10 digits of Unix time.
 constexpr size_t kSubmittedSuffix = 6;
 constexpr size_t kScheduledSuffix = 11;
-// A JobSet created inside a foreach body gets `-` + 5 hex digits of a hash
-// of the creating pod's name, unique per element.
+// A JobSet created inside a foreach body or by a retried step gets `-` + 5
+// hex digits of a hash of the creating pod's name, unique per element and
+// per attempt.
 constexpr size_t kIterationSuffix = 6;
 constexpr const char* kIterationHash = "{{=sprig.trunc(5, sprig.sha1sum(pod.name))}}";
 
@@ -98,6 +99,14 @@ std::string ParamValue(const ir::Param& param) {
   nlohmann::json value = nlohmann::json::parse(*param.default_json, nullptr, false);
   if (value.is_string()) return value.get<std::string>();
   return *param.default_json;
+}
+
+bool Retried(const ir::Step& step) { return step.retry && step.retry->times > 0; }
+
+// A @parallel step creates one JobSet per element of a foreach and per
+// attempt; those need names of their own.
+bool HasIterationSuffix(const ir::Step& step) {
+  return !step.enclosing_foreach.empty() || Retried(step);
 }
 
 bool IsPrintableAscii(std::string_view text) {
@@ -193,9 +202,9 @@ class Checker {
 
   // The longest name the JobSet of a @parallel step gets at run time.
   size_t JobSetNameLength(const ir::Step& step) const {
-    size_t workflow = flow_.k8s_name.size() + (flow_.schedule ? kScheduledSuffix : kSubmittedSuffix);
-    return workflow + 1 + step.k8s_name.size() +
-           (step.enclosing_foreach.empty() ? 0 : kIterationSuffix);
+    size_t workflow =
+        flow_.k8s_name.size() + (flow_.schedule ? kScheduledSuffix : kSubmittedSuffix);
+    return workflow + 1 + step.k8s_name.size() + (HasIterationSuffix(step) ? kIterationSuffix : 0);
   }
 
  private:
@@ -528,34 +537,41 @@ class Renderer {
     }
     out_ << YAML::Key << "container" << YAML::Value;
     k8s::EmitContainer(out_, step.pod, strings);
-    if (step.retry && step.retry->times > 0) {
-      out_ << YAML::Key << "retryStrategy" << YAML::Value << YAML::BeginMap;
-      out_ << YAML::Key << "limit" << YAML::Value << step.retry->times;
-      // A step is retried whatever made it fail, as on every other target.
-      out_ << YAML::Key << "retryPolicy" << YAML::Value << "Always";
-      if (step.retry->minutes_between_retries > 0) {
-        out_ << YAML::Key << "backoff" << YAML::Value << YAML::BeginMap;
-        out_ << YAML::Key << "duration" << YAML::Value;
-        EmitString(out_, fmt::format("{}m", step.retry->minutes_between_retries));
-        out_ << YAML::EndMap;
-      }
-      out_ << YAML::EndMap;
-    }
+    RetryStrategy(step);
     if (step.timeout_seconds) {
       out_ << YAML::Key << "activeDeadlineSeconds" << YAML::Value << *step.timeout_seconds;
     }
     Collect(i, strings);
   }
 
+  // `retryStrategy` for @retry: every failure is retried, as on every other
+  // target, after the step's wait.
+  void RetryStrategy(const ir::Step& step) {
+    if (!Retried(step)) return;
+    out_ << YAML::Key << "retryStrategy" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "limit" << YAML::Value << step.retry->times;
+    out_ << YAML::Key << "retryPolicy" << YAML::Value << "Always";
+    if (step.retry->minutes_between_retries > 0) {
+      out_ << YAML::Key << "backoff" << YAML::Value << YAML::BeginMap;
+      out_ << YAML::Key << "duration" << YAML::Value;
+      EmitString(out_, fmt::format("{}m", step.retry->minutes_between_retries));
+      out_ << YAML::EndMap;
+    }
+    out_ << YAML::EndMap;
+  }
+
   // A resource template that creates the step's JobSet and waits for it.
-  // @retry and @timeout are the JobSet's (failurePolicy, the Job's deadline),
-  // exactly as `--target jobset` writes them, so Argo gets neither.
+  // Argo retries the step: each attempt creates a JobSet of its own after the
+  // step's wait, so the wait is honoured and the attempts show in Argo, and
+  // the JobSet itself (built without the step's @retry) fails at its first
+  // failure. @timeout stays the JobSet's, each Job's deadline.
   void JobSetResource(size_t i) {
     const ir::Step& step = flow_.steps[i];
     // Named after the workflow, so a run's JobSets are told apart; inside a
-    // foreach body also after the creating pod, so each element's is.
+    // foreach body or when retried also after the creating pod, so each
+    // element's and each attempt's is.
     std::string name = fmt::format("{}-{}", RunIdRef(), step.k8s_name);
-    if (!step.enclosing_foreach.empty()) name += fmt::format("-{}", kIterationHash);
+    if (HasIterationSuffix(step)) name += fmt::format("-{}", kIterationHash);
     // Argo splices values into the manifest's text: with every string
     // double-quoted, the JSON escaping that kManifest references apply to
     // each value keeps it inside its string.
@@ -568,7 +584,9 @@ class Renderer {
                         /*unterminated_unsafe=*/item);
     YAML::Emitter manifest;
     if (spliced) manifest.SetStringFormat(YAML::DoubleQuoted);
-    k8s::EmitStepJobSet(manifest, flow_, step, name, strings);
+    ir::Step once = step;
+    once.retry.reset();
+    k8s::EmitStepJobSet(manifest, flow_, once, name, strings);
     Collect(i, strings);
 
     out_ << YAML::Key << "resource" << YAML::Value << YAML::BeginMap;
@@ -579,6 +597,7 @@ class Renderer {
     out_ << YAML::Key << "failureCondition" << YAML::Value << kJobSetFailed;
     out_ << YAML::Key << "manifest" << YAML::Value << YAML::Literal << manifest.c_str();
     out_ << YAML::EndMap;
+    RetryStrategy(step);
   }
 
   void Collect(size_t step, const ArgoStrings& strings) {

@@ -136,15 +136,16 @@ std::vector<std::string> UnsafeBraces(const FirstPassView& view, RefStyle style,
     if (close == std::string::npos) {
       unsafe |= unterminated_unsafe;
     } else {
+      // The tag would hold an item's tag. Argo still resolves a simple one,
+      // as the nested tag after the last `{{`, but not an expression.
       bool pending = false;
-      for (size_t i = p; i < end; ++i) pending |= view.origin[i] == Origin::kPendingTag;
-      // The tag would hold an item's tag: a simple one Argo still resolves,
-      // as the nested tag after the last `{{`; an expression it does not.
-      if (pending) {
-        unsafe |= style == RefStyle::kManifest;
-      } else {
-        unsafe |= IsArgoVariable(tag);
+      bool expression = style == RefStyle::kManifest;
+      for (size_t i = p; i < end; ++i) {
+        if (view.origin[i] != Origin::kPendingTag) continue;
+        pending = true;
+        expression |= !view.pieces[view.piece[i]].braces.empty();
       }
+      unsafe |= pending ? expression : IsArgoVariable(tag);
     }
     if (!unsafe) continue;
     found.push_back(view.FlowSpelling(p, end));
@@ -167,7 +168,8 @@ std::string ItemWithBraces(std::string_view braces, RefStyle style) {
   if (braces.empty()) return ItemRef(style);
   // One expression yields the braces and the value, in the pass that knows
   // the value.
-  std::string value = style == RefStyle::kContainer ? ItemVariable() : ManifestValue(ItemVariable());
+  std::string value =
+      style == RefStyle::kContainer ? ItemVariable() : ManifestValue(ItemVariable());
   return fmt::format("{{{{='{}' + {}}}}}", braces, value);
 }
 

@@ -50,6 +50,9 @@ std::string RunIdRef();
 std::string EscapeLiteral(std::string_view text, bool tag_follows = false);
 
 // A command argument: literal segments escaped, references translated.
+// Literal braces right before `{{item}}` are written into one expression with
+// the item (`{{='{' + inputs.parameters.item}}`), which Argo evaluates in the
+// pass that knows the item, so no brace of the first pass runs into its tag.
 std::string TranslateText(const ir::Text& text, RefStyle style);
 
 // Each literal `{{...` in `text` that a later pass of Argo's would not leave

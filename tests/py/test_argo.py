@@ -44,7 +44,8 @@ ARGO_SPELLING = re.compile(
     r"|sprig\.substr\(1, len\(toJson\(inputs\.parameters\.item\)\) - 1, "
     r"toJson\(inputs\.parameters\.item\)\))\}\}"
     r"|\{\{=sprig\.substr\(1, len\(toJson\((?P<mvar>[^)]+)\)\) - 1, toJson\((?P=mvar)\)\)\}\}"
-    r"|\{\{(?P<var>workflow\.parameters\.[A-Za-z0-9_]+|inputs\.parameters\.item|workflow\.name)\}\}")
+    r"|\{\{(?P<var>workflow\.parameters\.[A-Za-z0-9_]+"
+    r"|inputs\.parameters\.item|workflow\.name)\}\}")
 MANIFEST_VAR = re.compile(r"workflow\.parameters\['([A-Za-z0-9_]+)'\]|inputs\.parameters\.item")
 
 # Values the model of Argo substitutes: quotes, backslashes, YAML indicators
@@ -97,6 +98,7 @@ def map_strings(value, fn):
 POD_SPEC_KEYS = ("serviceAccountName", "nodeSelector", "tolerations", "volumes")
 CONTAINER_TEMPLATE_KEYS = {"name", "inputs", "metadata", "container", "podSpecPatch",
                            "retryStrategy", "activeDeadlineSeconds", *POD_SPEC_KEYS}
+RESOURCE_TEMPLATE_KEYS = {"name", "inputs", "resource", "retryStrategy"}
 
 
 def container_pod(workflow, template, where, failures):
@@ -402,21 +404,29 @@ def check_workflow(ir, docs, where, failures):
                {"parameters": [{"name": "item"}]} if step.get("enclosing_foreach") else None,
                tpl.get("inputs"))
         retry = step.get("retry", {})
+        strategy = None
+        if retry.get("times", 0) > 0:
+            strategy = {"limit": retry["times"], "retryPolicy": "Always"}
+            if retry.get("minutes_between_retries", 0) > 0:
+                strategy["backoff"] = {"duration": f"{retry['minutes_between_retries']}m"}
+        expect(f"{at}.retryStrategy", strategy, tpl.get("retryStrategy"))
         if "parallel" in step:
-            expect(f"{at}.retryStrategy", None, tpl.get("retryStrategy"))
+            # Argo retries; the JobSet of each attempt fails at once and keeps
+            # the step's timeout as each Job's deadline.
             resource = tpl.get("resource", {})
             expect(f"{at}.resource", {
                 "action": "create", "setOwnerReference": True,
                 "successCondition": "status.terminalState == Completed",
                 "failureCondition": "status.terminalState == Failed"},
                 {k: v for k, v in resource.items() if k != "manifest"})
+            jobset = yaml.safe_load(resource.get("manifest", "{}"))
+            expect(f"{at} JobSet failurePolicy", None, jobset["spec"].get("failurePolicy"))
+            job = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]
+            expect(f"{at} JobSet parallelism", step["parallel"]["nodes"], job.get("parallelism"))
+            expect(f"{at} JobSet activeDeadlineSeconds", step.get("timeout_seconds"),
+                   job.get("activeDeadlineSeconds"))
+            expect(f"{at}.activeDeadlineSeconds", None, tpl.get("activeDeadlineSeconds"))
         else:
-            strategy = None
-            if retry.get("times", 0) > 0:
-                strategy = {"limit": retry["times"], "retryPolicy": "Always"}
-                if retry.get("minutes_between_retries", 0) > 0:
-                    strategy["backoff"] = {"duration": f"{retry['minutes_between_retries']}m"}
-            expect(f"{at}.retryStrategy", strategy, tpl.get("retryStrategy"))
             expect(f"{at}.activeDeadlineSeconds", step.get("timeout_seconds"),
                    tpl.get("activeDeadlineSeconds"))
 
@@ -432,8 +442,9 @@ def check_workflow(ir, docs, where, failures):
     return step_templates
 
 
-def check_pods(ir, wt, step_templates, where, failures):
-    """Every step's pod, read back and through the model of Argo."""
+def check_pods(ir, wt, step_templates, where, failures, jobsets):
+    """Every step's pod, read back and through the model of Argo. Appends
+    each JobSet, as Argo would create it, to `jobsets`."""
     globals_ = {f"workflow.parameters.{p['name']}": param_value(p["name"]) for p in ir["params"]}
     globals_["workflow.name"] = WORKFLOW_NAME
     flow_values = {p["name"]: param_value(p["name"]) for p in ir["params"]}
@@ -449,6 +460,9 @@ def check_pods(ir, wt, step_templates, where, failures):
         pod_name = f"{WORKFLOW_NAME}-{tpl['name']}-1234567890"
         expected = expected_received_pod(step["pod"], flow_values)
         if "parallel" in step:
+            extra = set(tpl) - RESOURCE_TEMPLATE_KEYS
+            if extra:
+                failures.append(f"{at}: unexpected template fields {sorted(extra)}")
             manifest = tpl["resource"]["manifest"]
             read = jobset_pod(yaml.safe_load(manifest), at, failures)
             failures.extend(t.diff_pods(step["pod"], map_strings(read, flow_spelling), at))
@@ -463,6 +477,8 @@ def check_pods(ir, wt, step_templates, where, failures):
                     continue
                 failures.extend(t.diff_pods(expected, jobset_pod(jobset, at, failures),
                                             f"{at} (Argo {version} manifest)"))
+                if version == 4:
+                    jobsets.append(jobset)
                 name = jobset["metadata"]["name"]
                 if not re.fullmatch(r"[a-z][-a-z0-9]{0,61}[a-z0-9]", name) or \
                         not name.startswith(f"{WORKFLOW_NAME}-{step['k8s_name']}"):
@@ -482,6 +498,7 @@ def main():
     failures = []
     checked = 0
     outputs = []
+    jobsets = []
     tmp = tempfile.mkdtemp(prefix="flowc-argo-")
     for path in t.samples() + t.test_flows() + cases():
         name = os.path.splitext(os.path.basename(path))[0]
@@ -504,7 +521,7 @@ def main():
             docs = list(yaml.safe_load_all(result.stdout))
             ir = t.ir_of(path)
             step_templates = check_workflow(ir, docs, path, failures)
-            check_pods(ir, docs[0], step_templates, path, failures)
+            check_pods(ir, docs[0], step_templates, path, failures, jobsets)
         except (KeyError, TypeError, IndexError, ArgoError, yaml.YAMLError) as e:
             failures.append(f"{path}: cannot read the output back: {type(e).__name__}: {e}")
     if outputs:
@@ -512,6 +529,14 @@ def main():
             ok, report = t.validate(outputs, "--argo-version", version)
             if not ok:
                 failures.append(f"validate --argo-version {version}:\n{report}")
+    if jobsets:
+        # The JobSets as Argo creates them, names and values substituted.
+        created = os.path.join(tmp, "created-jobsets.yaml")
+        with open(created, "w", encoding="utf-8") as f:
+            yaml.safe_dump_all(jobsets, f, allow_unicode=True, sort_keys=False)
+        ok, report = t.validate([created])
+        if not ok:
+            failures.append(f"validate (JobSets Argo creates):\n{report}")
     t.finish("test_argo", failures, checked)
 
 

@@ -301,7 +301,7 @@ flow f {
   CHECK(!e.docs[0]["metadata"]["namespace"]);
 }
 
-TEST_CASE("argo: a @parallel step creates its JobSet; one per element in a foreach") {
+TEST_CASE("argo: a @parallel step creates its JobSet; one per element and attempt") {
   Emitted e = Emit(R"(
 @kubernetes(namespace="ml", image="busybox")
 flow train {
@@ -321,16 +321,18 @@ flow train {
   CHECK(resource["setOwnerReference"].as<bool>());
   CHECK(resource["successCondition"].as<std::string>() == "status.terminalState == Completed");
   CHECK(resource["failureCondition"].as<std::string>() == "status.terminalState == Failed");
-  // The JobSet restarts on @retry and times out on @timeout, as on --target
-  // jobset; Argo's own retry would multiply the attempts.
-  CHECK(!e.Template("gang")["retryStrategy"]);
+  // Argo retries the step, each attempt with a JobSet of its own, after the
+  // wait; the JobSet keeps @timeout (each Job's deadline) and never restarts.
+  YAML::Node retry = e.Template("gang")["retryStrategy"];
+  CHECK(retry["limit"].as<int>() == 2);
+  CHECK(retry["backoff"]["duration"].as<std::string>() == "5m");
   CHECK(!e.Template("gang")["activeDeadlineSeconds"]);
   YAML::Node jobset = YAML::Load(resource["manifest"].as<std::string>());
   CHECK(jobset["kind"].as<std::string>() == "JobSet");
   CHECK(jobset["metadata"]["name"].as<std::string>() ==
         "{{workflow.name}}-gang-{{=sprig.trunc(5, sprig.sha1sum(pod.name))}}");
   CHECK(jobset["metadata"]["namespace"].as<std::string>() == "ml");
-  CHECK(jobset["spec"]["failurePolicy"]["maxRestarts"].as<int>() == 2);
+  CHECK(!jobset["spec"]["failurePolicy"]);
   YAML::Node job = jobset["spec"]["replicatedJobs"][0]["template"]["spec"];
   CHECK(job["parallelism"].as<int>() == 4);
   CHECK(job["activeDeadlineSeconds"].as<int>() == 3600);
@@ -431,7 +433,7 @@ flow a_flow_whose_name_is_far_too_long_for_a_cron_workflow_x {
         std::string::npos);
   CHECK(errors.find("param 'ds' has no default, but a scheduled run of flow") !=
         std::string::npos);
-  CHECK(errors.find("(58 characters); Argo allows at most 52 [E051]") != std::string::npos);
+  CHECK(errors.find("(55 characters); Argo allows at most 52 [E051]") != std::string::npos);
   CHECK(errors.find("step 'start' has the text '{{ workflow.name }}', which Argo would read "
                     "as its own template tag [E050]") != std::string::npos);
 }
@@ -451,3 +453,4 @@ flow a_rather_long_flow_name_for_jobsets {
 
 }  // namespace
 }  // namespace flowc::backends::argo
+
