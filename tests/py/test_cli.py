@@ -84,7 +84,7 @@ def main():
             expect("--check never writes", '"stale"' in f.read(), "file was rewritten")
 
         # stdin.
-        with open(sample) as f:
+        with open(os.path.join(lib.SOURCE_DIR, sample)) as f:
             text = f.read()
         r = lib.run_flowc("compile", "-", "--target", "ir", input=text)
         expect("stdin compiles", r.returncode == 0 and r.stdout == written, r.stderr)
