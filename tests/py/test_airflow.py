@@ -15,7 +15,6 @@ For every sample and every tests/flows/*.flow:
 tests/flows/hostile_strings.flow makes (4) the byte-for-byte test of quoting and templating.
 """
 import copy
-import json
 import os
 import re
 import subprocess
@@ -26,27 +25,16 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import flowc_testlib as lib  # noqa: E402
+import pod_readers as readers  # noqa: E402
 
-STUB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "airflow_stub")
-RUN_DAG = os.path.join(STUB_DIR, "run_dag.py")
 REF = re.compile(r"\{\{ *([A-Za-z_][A-Za-z0-9_]*) *\}\}")
 SCHEMA_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean",
                 "list": "array"}
-# Values for params without a default, by type.
-REQUIRED_VALUES = {"str": "required-value 'q' {{x}}", "int": 7, "float": 0.5, "bool": False,
-                   "list": ["r1", "r2"]}
-
-
-def item_text(value):
-    """A foreach element as a command sees it (flowc_item_text, the IR's literal items)."""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def param_text(value):
     """A param's value as `{{name}}` renders: strings as they are, the rest as compact JSON."""
-    return item_text(value)
+    return readers.item_text(value)
 
 
 def expected_pod(ir_pod, params, run_id, item):
@@ -68,12 +56,6 @@ def expected_pod(ir_pod, params, run_id, item):
     return pod
 
 
-def split_id(part):
-    """'bench-0-1' -> ('bench', [0, 1]): a step or group name and its written-out indexes."""
-    name, *indexes = part.split("-")
-    return name, [int(i) for i in indexes]
-
-
 class FlowCheck:
     def __init__(self, path, failures):
         self.path = path
@@ -81,57 +63,18 @@ class FlowCheck:
         self.failures = failures
         self.ir = lib.ir_of(path)
         self.steps = {s["name"]: s for s in self.ir["steps"]}
-        self.params = {}
-        for p in self.ir["params"]:
-            self.params[p["name"]] = p["default"] if "default" in p else REQUIRED_VALUES[p["type"]]
+        # Defaults, and readers.REQUIRED_VALUES for params without one.
+        self.params = readers.airflow_param_values(self.ir)
 
     def fail(self, message):
         self.failures.append(f"{self.path}: {message}")
 
-    def items(self, foreach_step):
-        f = self.steps[foreach_step]["foreach"]
-        values = f["items"] if "items" in f else self.params[f["param"]]
-        return [item_text(v) for v in values]
-
-    def body_of(self, group_name):
-        for name, step in self.steps.items():
-            if step.get("foreach", {}).get("body") == group_name:
-                return name
-        raise AssertionError(f"no foreach has body {group_name}")
-
     def decode(self, record):
         """The step a task record runs, and the element its {{item}} stands for."""
-        *groups, local = record["task_id"].split(".")
-        step_name, indexes = split_id(local)
-        step = self.steps[step_name]
-        chain = step.get("enclosing_foreach", [])
-        dynamic = None
-        if groups:
-            group_name, group_indexes = split_id(groups[-1])
-            dynamic = self.body_of(group_name)
-            indexes = group_indexes + indexes
-        elif record["map_index"] >= 0:
-            dynamic = chain[-1]
-        unrolled = [f for f in chain if f != dynamic]
-        if len(unrolled) != len(indexes):
-            raise AssertionError(f"task {record['task_id']}: {len(indexes)} indexes for "
-                                 f"written-out foreach steps {unrolled}")
-        item = None
-        if chain:
-            innermost = chain[-1]
-            if innermost == dynamic:
-                index = record["group_index"] if groups else record["map_index"]
-            else:
-                index = indexes[unrolled.index(innermost)]
-            item = self.items(innermost)[index]
-        key = (step_name, tuple(indexes), record["group_index"], record["map_index"])
-        return step_name, item, key
+        return readers.airflow_place(self.ir, self.params, record)
 
     def expected_runs(self, step_name):
-        count = 1
-        for f in self.steps[step_name].get("enclosing_foreach", []):
-            count *= len(self.items(f))
-        return count
+        return readers.airflow_expected_runs(self.ir, self.params, step_name)
 
     def run(self, check_golden=True):
         result = lib.run_flowc("compile", self.path, "--target", "airflow", "-o", "-")
@@ -153,13 +96,11 @@ class FlowCheck:
                 return 1
             outputs = {}
             for version in ("3", "2"):
-                env = dict(os.environ, FLOWC_STUB_AIRFLOW=version)
-                ran = subprocess.run([lib.PYTHON, RUN_DAG, dag_file, json.dumps(self.params)],
-                                     capture_output=True, text=True, env=env)
-                if ran.returncode != 0:
-                    self.fail(f"running the DAG as on Airflow {version}:\n{ran.stderr}")
+                out, error = readers.run_airflow_dag(dag_file, self.params, version)
+                if out is None:
+                    self.fail(f"running the DAG as on Airflow {version}:\n{error}")
                     return 1
-                outputs[version] = json.loads(ran.stdout)
+                outputs[version] = out
             if outputs["2"] != outputs["3"]:
                 self.fail("the DAG builds differently on Airflow 2 and 3")
             self.check(outputs["3"], tmp)
@@ -181,10 +122,7 @@ class FlowCheck:
                     self.fail(f"step {step_name} ran as {kind}")
                 runs.setdefault(step_name, set()).add(key)
                 expected = expected_pod(step["pod"], self.params, run_id, item)
-                where = f"{self.path}: {record['task_id']}" + (
-                    f"[{record['map_index']}]" if record["map_index"] >= 0 else "") + (
-                    f" (group {record['group_index']})" if record["group_index"] is not None
-                    else "")
+                where = f"{self.path}: {readers.airflow_record_label(record)}"
                 if kind == "pods":
                     actual = record["pod"]
                 else:
@@ -206,27 +144,13 @@ class FlowCheck:
                 self.fail(f"the JobSets its tasks create fail validation:\n{report}")
 
     def jobset_pod(self, created, step, where):
-        body = created["body"]
-        if created["group"] != "jobset.x-k8s.io" or created["version"] != "v1alpha2" or \
-                created["plural"] != "jobsets" or body.get("kind") != "JobSet":
-            self.fail(f"{where}: created {created['group']}/{created['version']} "
-                      f"{created['plural']} {body.get('kind')}")
-        rjobs = body["spec"]["replicatedJobs"]
         nodes = step["parallel"]["nodes"]
+        rjobs = created["body"]["spec"]["replicatedJobs"]
         job = rjobs[0]["template"]["spec"]
         if len(rjobs) != 1 or job.get("parallelism") != nodes or job.get("completions") != nodes:
             self.fail(f"{where}: the JobSet does not run {nodes} pods")
-        template = job["template"]
-        metadata = {"namespace": body["metadata"].get("namespace"),
-                    **{k: v for k, v in template.get("metadata", {}).items()
-                       if k in ("labels", "annotations")}}
-        spec = {k: v for k, v in template["spec"].items()
-                if k in ("serviceAccountName", "nodeSelector", "tolerations",
-                         "imagePullSecrets", "volumes", "containers")}
-        pod = {"metadata": {k: v for k, v in metadata.items() if v}, "spec": spec}
-        if not pod["metadata"]:
-            del pod["metadata"]
-        return pod
+        # The created object's kind and namespace are checked there, too.
+        return readers.airflow_created_jobset_pod(created, where, self.failures)
 
     def check_dag(self, dag):
         if dag["dag_id"] != self.ir["flow"]:
@@ -259,9 +183,9 @@ class FlowCheck:
 
         def steps_of(node, first):
             if node in groups:
-                body = [split_id(t.split(".")[-1])[0] for t in groups[node]
+                body = [readers.split_id(t.split(".")[-1])[0] for t in groups[node]
                         if "-argv" not in t and "-items" not in t]
-                name = split_id(node.split(".")[-1])[0]
+                name = readers.split_id(node.split(".")[-1])[0]
                 # A group stands for its body: entered at its first step, left at the
                 # steps whose successor lies outside it.
                 if first:
@@ -269,7 +193,7 @@ class FlowCheck:
                 return {s for s in body if any(n not in body for n in self.steps[s]["next"])}
             if "-argv" in node or "-items" in node:
                 return set()
-            return {split_id(node.split(".")[-1])[0]}
+            return {readers.split_id(node.split(".")[-1])[0]}
 
         actual = set()
         for a, b in out["edges"]:

@@ -31,22 +31,12 @@ import tempfile
 import yaml
 
 import flowc_testlib as t
+import pod_readers
 
 GOLDEN_DIR = os.path.join("tests", "golden", "argo")
 CASES_DIR = os.path.join(GOLDEN_DIR, "cases")
 # A reference as compiler/graph/templating.cc splits it.
 REFERENCE = re.compile(r"\{\{ *([A-Za-z_][A-Za-z0-9_]*) *\}\}")
-# What the Argo target writes in place of flow text, in one alternation so
-# that braces an escape yields are never read again.
-ARGO_SPELLING = re.compile(
-    r"\{\{='(?P<braces>\{+)'\}\}"
-    r"|\{\{='(?P<itembraces>\{+)' \+ (?:inputs\.parameters\.item"
-    r"|sprig\.substr\(1, len\(toJson\(inputs\.parameters\.item\)\) - 1, "
-    r"toJson\(inputs\.parameters\.item\)\))\}\}"
-    r"|\{\{=sprig\.substr\(1, len\(toJson\((?P<mvar>[^)]+)\)\) - 1, toJson\((?P=mvar)\)\)\}\}"
-    r"|\{\{(?P<var>workflow\.parameters\.[A-Za-z0-9_]+"
-    r"|inputs\.parameters\.item|workflow\.name)\}\}")
-MANIFEST_VAR = re.compile(r"workflow\.parameters\['([A-Za-z0-9_]+)'\]|inputs\.parameters\.item")
 
 # Values the model of Argo substitutes: quotes, backslashes, YAML indicators
 # and a line break, which would break a manifest they were spliced into raw.
@@ -63,86 +53,14 @@ def cases():
                   for p in glob.glob(os.path.join(t.SOURCE_DIR, CASES_DIR, "*.flow")))
 
 
-# --- reading Argo's spelling back ----------------------------------------
-
-def flow_spelling(text):
-    """Argo text spelled as the flow (and the IR JSON) spells it."""
-    def replace(m):
-        if m.group("braces"):
-            return m.group("braces")
-        if m.group("itembraces"):
-            return m.group("itembraces") + "{{item}}"
-        var = m.group("var") or m.group("mvar")
-        if var == "workflow.name":
-            return "{{run_id}}"
-        if var == "inputs.parameters.item":
-            return "{{item}}"
-        param = MANIFEST_VAR.fullmatch(var)
-        if param and param.group(1):
-            return "{{" + param.group(1) + "}}"
-        return "{{" + var[len("workflow.parameters."):] + "}}"
-    return ARGO_SPELLING.sub(replace, text)
-
-
-def map_strings(value, fn):
-    if isinstance(value, str):
-        return fn(value)
-    if isinstance(value, list):
-        return [map_strings(v, fn) for v in value]
-    if isinstance(value, dict):
-        return {k if not isinstance(k, str) else fn(k): map_strings(v, fn)
-                for k, v in value.items()}
-    return value
-
-
-POD_SPEC_KEYS = ("serviceAccountName", "nodeSelector", "tolerations", "volumes")
-CONTAINER_TEMPLATE_KEYS = {"name", "inputs", "metadata", "container", "podSpecPatch",
-                           "retryStrategy", "activeDeadlineSeconds", *POD_SPEC_KEYS}
-RESOURCE_TEMPLATE_KEYS = {"name", "inputs", "resource", "retryStrategy"}
-
-
-def container_pod(workflow, template, where, failures):
-    """The pod a container template asks Argo for, in the IR JSON pod shape."""
-    extra = set(template) - CONTAINER_TEMPLATE_KEYS
-    if extra:
-        failures.append(f"{where}: unexpected template fields {sorted(extra)}")
-    spec = {k: template[k] for k in POD_SPEC_KEYS if k in template}
-    pull_secrets = workflow["spec"].get("imagePullSecrets")
-    if "podSpecPatch" in template:
-        if pull_secrets:
-            failures.append(f"{where}: podSpecPatch and workflow imagePullSecrets both set")
-        patch = yaml.safe_load(template["podSpecPatch"])
-        if set(patch) != {"imagePullSecrets"}:
-            failures.append(f"{where}: podSpecPatch patches {sorted(patch)}")
-        pull_secrets = patch.get("imagePullSecrets")
-    if pull_secrets:
-        spec["imagePullSecrets"] = pull_secrets
-    spec["containers"] = [template["container"]]
-    metadata = {}
-    if "namespace" in workflow["metadata"]:
-        metadata["namespace"] = workflow["metadata"]["namespace"]
-    metadata.update(template.get("metadata") or {})
-    pod = {"metadata": metadata} if metadata else {}
-    pod["spec"] = spec
-    return pod
-
+# --- reading Argo's spelling back (tests/py/pod_readers.py) -------------------
 
 def jobset_pod(jobset, where, failures):
     """The pod of the one replicated Job of a step's JobSet."""
     rjobs = jobset["spec"]["replicatedJobs"]
     if len(rjobs) != 1:
         failures.append(f"{where}: {len(rjobs)} replicated jobs")
-    template = rjobs[0]["template"]["spec"]["template"]
-    spec = dict(template["spec"])
-    if spec.pop("restartPolicy", None) != "Never":
-        failures.append(f"{where}: restartPolicy is not Never")
-    metadata = {}
-    if "namespace" in jobset["metadata"]:
-        metadata["namespace"] = jobset["metadata"]["namespace"]
-    metadata.update(template.get("metadata") or {})
-    pod = {"metadata": metadata} if metadata else {}
-    pod["spec"] = spec
-    return pod
+    return pod_readers.jobset_job_pod(jobset, rjobs[0], where, failures)
 
 
 # --- a model of Argo's substitution ----------------------------------------
@@ -166,7 +84,7 @@ def argo_expression(expression, values):
         return None if value is None else m.group(1) + value
     m = re.fullmatch(r"sprig\.substr\(1, len\(toJson\(([^)]+)\)\) - 1, toJson\(\1\)\)", expression)
     if m:
-        var = MANIFEST_VAR.fullmatch(m.group(1))
+        var = pod_readers.MANIFEST_VAR.fullmatch(m.group(1))
         if not var:
             raise ArgoError(f"unexpected variable in {{{{={expression}}}}}")
         key = f"workflow.parameters.{var.group(1)}" if var.group(1) else "inputs.parameters.item"
@@ -230,7 +148,7 @@ def substituted(value, passes):
         for values in passes:
             text = argo_pass(text, values)
         return text
-    return map_strings(value, run)
+    return pod_readers.map_strings(value, run)
 
 
 def flow_received(value, values):
@@ -460,12 +378,13 @@ def check_pods(ir, wt, step_templates, where, failures, jobsets):
         pod_name = f"{WORKFLOW_NAME}-{tpl['name']}-1234567890"
         expected = expected_received_pod(step["pod"], flow_values)
         if "parallel" in step:
-            extra = set(tpl) - RESOURCE_TEMPLATE_KEYS
+            extra = set(tpl) - pod_readers.RESOURCE_TEMPLATE_KEYS
             if extra:
                 failures.append(f"{at}: unexpected template fields {sorted(extra)}")
             manifest = tpl["resource"]["manifest"]
             read = jobset_pod(yaml.safe_load(manifest), at, failures)
-            failures.extend(t.diff_pods(step["pod"], map_strings(read, flow_spelling), at))
+            failures.extend(t.diff_pods(
+                step["pod"], pod_readers.map_strings(read, pod_readers.argo_flow_spelling), at))
             for version in (3, 4):
                 text = manifest
                 for values in argo_passes(version, globals_, inputs, pod_name):
@@ -484,8 +403,9 @@ def check_pods(ir, wt, step_templates, where, failures, jobsets):
                         not name.startswith(f"{WORKFLOW_NAME}-{step['k8s_name']}"):
                     failures.append(f"{at}: JobSet name {name!r}")
         else:
-            read = container_pod(wt, tpl, at, failures)
-            failures.extend(t.diff_pods(step["pod"], map_strings(read, flow_spelling), at))
+            read = pod_readers.argo_container_pod(wt, tpl, at, failures)
+            failures.extend(t.diff_pods(
+                step["pod"], pod_readers.map_strings(read, pod_readers.argo_flow_spelling), at))
             for version in (3, 4):
                 passes = argo_passes(version, globals_, inputs, pod_name)
                 failures.extend(t.diff_pods(expected, substituted(read, passes),

@@ -22,6 +22,7 @@ import tempfile
 import yaml
 
 import flowc_testlib as t
+import pod_readers
 
 GOLDEN_DIR = os.path.join("tests", "golden", "jobset")
 CASES_DIR = os.path.join(GOLDEN_DIR, "cases")
@@ -42,29 +43,6 @@ def param_text(value):
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def kubelet(arg):
-    """A command argument as the container receives it: kubelet reads `$$` as
-    `$` and `$(NAME)` as a reference, shown here as <<NAME>> so that an
-    unintended one shows up in the diff (k8s.io/kubernetes
-    third_party/forked/golang/expansion)."""
-    out = []
-    i = 0
-    while i < len(arg):
-        if arg[i] == "$" and i + 1 < len(arg):
-            if arg[i + 1] == "$":
-                out.append("$")
-                i += 2
-                continue
-            close = arg.find(")", i + 2)
-            if arg[i + 1] == "(" and close != -1:
-                out.append(f"<<{arg[i + 2:close]}>>")
-                i = close + 1
-                continue
-        out.append(arg[i])
-        i += 1
-    return "".join(out)
-
-
 def received_command(ir, command):
     """What the container receives for an IR command: each literal part as
     kubelet reads it (the IR escaped each one for kubelet), each `{{param}}`
@@ -76,10 +54,10 @@ def received_command(ir, command):
         parts = []
         last = 0
         for m in REFERENCE.finditer(arg):
-            parts.append(kubelet(arg[last:m.start()]))
+            parts.append(pod_readers.kubelet(arg[last:m.start()]))
             parts.append(values[m.group(1)])
             last = m.end()
-        parts.append(kubelet(arg[last:]))
+        parts.append(pod_readers.kubelet(arg[last:]))
         received.append("".join(parts))
     return received
 
@@ -94,25 +72,14 @@ def expected_pod(ir, step):
 
 
 def read_back_pod(jobset, rjob, where, failures):
-    """The pod of a replicated Job in the IR JSON pod shape: the JobSet's
-    namespace is the pod's, restartPolicy (the JobSet's, not the step's) must
-    be Never, and the command is what the container receives."""
-    template = rjob["template"]["spec"]["template"]
-    spec = dict(template["spec"])
-    if spec.pop("restartPolicy", None) != "Never":
-        failures.append(f"{where}: restartPolicy is not Never")
-    metadata = {}
-    if "namespace" in jobset["metadata"]:
-        metadata["namespace"] = jobset["metadata"]["namespace"]
-    metadata.update(template.get("metadata") or {})
-    for i, container in enumerate(spec.get("containers", [])):
-        if "command" in container:
-            spec["containers"][i] = dict(container,
-                                         command=[kubelet(a) for a in container["command"]])
-    pod = {}
-    if metadata:
-        pod["metadata"] = metadata
-    pod["spec"] = spec
+    """The pod of a replicated Job in the IR JSON pod shape (pod_readers.jobset_job_pod: the
+    JobSet's namespace is the pod's, restartPolicy must be Never), its command what the
+    container receives."""
+    pod = pod_readers.jobset_job_pod(jobset, rjob, where, failures)
+    if "containers" in pod["spec"]:
+        pod["spec"]["containers"] = [
+            dict(c, command=[pod_readers.kubelet(a) for a in c["command"]])
+            if "command" in c else c for c in pod["spec"]["containers"]]
     return pod
 
 

@@ -1,0 +1,559 @@
+"""Independent readers of flowc's output: every step's pod, rebuilt from what a target wrote.
+
+One reader per target, each returning {step name: [Instance]}, in the IR JSON pod shape that
+`flowc compile --target ir` prints (tests/py/test_parity.py compares them; test_argo.py,
+test_airflow.py and test_jobset.py use the same building blocks):
+
+  argo_pods(yaml_text, ir)     the container template of each step's task, or the pod of the
+                               JobSet manifest in its resource template (@parallel);
+  airflow_pods(dag_path, ir)   the DAG file executed against tests/py/airflow_stub: the pod each
+                               KubernetesPodOperator task builds, and the pod of the JobSet each
+                               @parallel task creates, once per task run (foreach elements);
+  jobset_pods(yaml_text, ir)   the pod of each step's replicated Job.
+
+The readers normalise nothing but formatting (YAML and Python are parsed, nothing is sorted,
+defaulted or dropped; a field a reader does not understand is reported, never ignored). Target
+templating is spelled back as the flow spells it:
+  - Argo: {{workflow.parameters.x}} and the manifest expressions -> {{x}},
+    {{inputs.parameters.item}} -> {{item}}, {{workflow.name}} -> {{run_id}}, brace escapes undone;
+  - Airflow: rendered with Jinja as Airflow renders it, in a run whose params and run id are
+    marked strings (see MARK), so {{ params.x }}, {{ params.x | flowc_text }} and
+    {{ run_id }} come out as {{x}} and {{run_id}}, and Jinja undoes the escapes ({{ '{{' }},
+    {{ '\\r' }}, ...).
+  References are spelled back in commands only: the flow has none elsewhere, so a variable a
+  target would substitute outside a command stays as it is and differs from the IR.
+A reference a target resolves before any pod exists cannot be spelled back: Airflow's foreach
+elements (written out at compile time or mapped at run time) and the JobSet target's params
+(their defaults) and run id (the JobSet's name). An Instance names those in `bind`
+({reference: the text it stands for}); the pod carries that text where the flow has the
+reference, written so that the container receives it: compare such a pod's commands as the
+container receives them, received_pod(pod) with bound_pod(ir_pod, bind) (kubelet's `$$` and
+`$(NAME)` read on both sides).
+
+Run as a script (`pod_readers.py airflow-spelled DAG_FILE VALUES_JSON`) it is the Airflow
+reader's subprocess, which loads the stand-in airflow package.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STUB_DIR = os.path.join(HERE, "airflow_stub")
+RUN_DAG = os.path.join(STUB_DIR, "run_dag.py")
+PYTHON = "/usr/bin/python3"
+
+# A reference as compiler/graph/templating.cc splits it; the IR spells each as `{{name}}`.
+REFERENCE = re.compile(r"\{\{ *([A-Za-z_][A-Za-z0-9_]*) *\}\}")
+
+
+class ReadError(Exception):
+    """The output cannot be read back (raised when no `problems` list is given)."""
+
+
+def instance(pod, label, bind=None):
+    """One pod a target makes for a step. `bind`: the references it resolved, as text."""
+    return {"pod": pod, "label": label, "bind": dict(bind or {})}
+
+
+def _finish(problems, own):
+    if own and problems:
+        raise ReadError("\n".join(problems))
+
+
+def map_strings(value, fn):
+    """`value` with `fn` applied to every string in it, dict keys included."""
+    if isinstance(value, str):
+        return fn(value)
+    if isinstance(value, list):
+        return [map_strings(v, fn) for v in value]
+    if isinstance(value, dict):
+        return {k if not isinstance(k, str) else fn(k): map_strings(v, fn)
+                for k, v in value.items()}
+    return value
+
+
+def item_text(value):
+    """A foreach element or param value as `{{name}}` renders it: a string as it is, anything
+    else as compact JSON (the IR's literal items; the Airflow DAG's flowc_text)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def kubelet(arg):
+    """A command argument as the container receives it: kubelet reads `$$` as
+    `$` and `$(NAME)` as a reference, shown here as <<NAME>> so that an
+    unintended one shows up in the diff (k8s.io/kubernetes
+    third_party/forked/golang/expansion)."""
+    out = []
+    i = 0
+    while i < len(arg):
+        if arg[i] == "$" and i + 1 < len(arg):
+            if arg[i + 1] == "$":
+                out.append("$")
+                i += 2
+                continue
+            close = arg.find(")", i + 2)
+            if arg[i + 1] == "(" and close != -1:
+                out.append(f"<<{arg[i + 2:close]}>>")
+                i = close + 1
+                continue
+        out.append(arg[i])
+        i += 1
+    return "".join(out)
+
+
+def _with_commands(pod, fn):
+    out = json.loads(json.dumps(pod))
+    for container in out["spec"].get("containers", []):
+        if "command" in container:
+            container["command"] = [fn(arg) for arg in container["command"]]
+    return out
+
+
+def received_pod(pod):
+    """`pod` with each command argument as the container receives it (kubelet)."""
+    return _with_commands(pod, kubelet)
+
+
+def bound_pod(ir_pod, bind):
+    """The IR pod `ir_pod` with each command argument as the container receives it when the
+    references named in `bind` stand for their text: each literal part as kubelet reads it
+    (the IR escaped each one for kubelet), each bound reference its text exactly, any other
+    reference spelled `{{name}}`. References live only in commands (DSL.md)."""
+    def received(arg):
+        parts = []
+        last = 0
+        for m in REFERENCE.finditer(arg):
+            parts.append(kubelet(arg[last:m.start()]))
+            name = m.group(1)
+            parts.append(bind[name] if name in bind else "{{" + name + "}}")
+            last = m.end()
+        parts.append(kubelet(arg[last:]))
+        return "".join(parts)
+    return _with_commands(ir_pod, received)
+
+
+# --- the pod of a replicated Job (JobSet target, Argo resource templates, Airflow) ----------
+
+def jobset_job_pod(jobset, rjob, where, problems):
+    """The pod of replicated Job `rjob` of `jobset`, in the IR JSON pod shape: the JobSet's
+    namespace is the pod's, and restartPolicy (the JobSet's, not the step's) must be Never;
+    everything else in the pod template is the pod."""
+    template = rjob["template"]["spec"]["template"]
+    spec = dict(template["spec"])
+    if spec.pop("restartPolicy", None) != "Never":
+        problems.append(f"{where}: restartPolicy is not Never")
+    metadata = {}
+    if "namespace" in jobset["metadata"]:
+        metadata["namespace"] = jobset["metadata"]["namespace"]
+    metadata.update(template.get("metadata") or {})
+    pod = {"metadata": metadata} if metadata else {}
+    pod["spec"] = spec
+    return pod
+
+
+# --- Argo ----------------------------------------------------------------------------------
+
+# What the Argo target writes in place of flow text, in one alternation so that braces an
+# escape yields are never read again.
+ARGO_SPELLING = re.compile(
+    r"\{\{='(?P<braces>\{+)'\}\}"
+    r"|\{\{='(?P<itembraces>\{+)' \+ (?:inputs\.parameters\.item"
+    r"|sprig\.substr\(1, len\(toJson\(inputs\.parameters\.item\)\) - 1, "
+    r"toJson\(inputs\.parameters\.item\)\))\}\}"
+    r"|\{\{=sprig\.substr\(1, len\(toJson\((?P<mvar>[^)]+)\)\) - 1, toJson\((?P=mvar)\)\)\}\}"
+    r"|\{\{(?P<var>workflow\.parameters\.[A-Za-z0-9_]+"
+    r"|inputs\.parameters\.item|workflow\.name)\}\}")
+MANIFEST_VAR = re.compile(r"workflow\.parameters\['([A-Za-z0-9_]+)'\]|inputs\.parameters\.item")
+
+
+def argo_flow_spelling(text, references=True):
+    """Argo text spelled as the flow (and the IR JSON) spells it. references=False: undo the
+    brace escapes only, and leave Argo's variables as they are (outside commands, where the
+    flow has no references)."""
+    def replace(m):
+        if m.group("braces"):
+            return m.group("braces")
+        if not references:
+            return m.group(0)
+        if m.group("itembraces"):
+            return m.group("itembraces") + "{{item}}"
+        var = m.group("var") or m.group("mvar")
+        if var == "workflow.name":
+            return "{{run_id}}"
+        if var == "inputs.parameters.item":
+            return "{{item}}"
+        param = MANIFEST_VAR.fullmatch(var)
+        if param and param.group(1):
+            return "{{" + param.group(1) + "}}"
+        return "{{" + var[len("workflow.parameters."):] + "}}"
+    return ARGO_SPELLING.sub(replace, text)
+
+
+POD_SPEC_KEYS = ("serviceAccountName", "nodeSelector", "tolerations", "volumes")
+CONTAINER_TEMPLATE_KEYS = {"name", "inputs", "metadata", "container", "podSpecPatch",
+                           "retryStrategy", "activeDeadlineSeconds", *POD_SPEC_KEYS}
+RESOURCE_TEMPLATE_KEYS = {"name", "inputs", "resource", "retryStrategy"}
+# Workflow spec fields Argo merges into every pod; the reader applies imagePullSecrets only.
+WORKFLOW_POD_KEYS = {"podMetadata", "nodeSelector", "tolerations", "affinity", "securityContext",
+                     "serviceAccountName", "automountServiceAccountToken", "executor", "volumes",
+                     "podSpecPatch", "templateDefaults", "hostAliases", "dnsPolicy", "dnsConfig",
+                     "priorityClassName", "podPriorityClassName", "schedulerName",
+                     "hostNetwork", "podDisruptionBudget"}
+
+
+def argo_container_pod(workflow, template, where, problems):
+    """The pod a container template asks Argo for, in the IR JSON pod shape (Argo spelling)."""
+    extra = set(template) - CONTAINER_TEMPLATE_KEYS
+    if extra:
+        problems.append(f"{where}: unexpected template fields {sorted(extra)}")
+    merged = sorted(WORKFLOW_POD_KEYS & set(workflow["spec"]))
+    if merged:
+        problems.append(f"{where}: workflow spec fields {merged} change every pod")
+    spec = {k: template[k] for k in POD_SPEC_KEYS if k in template}
+    pull_secrets = workflow["spec"].get("imagePullSecrets")
+    if "podSpecPatch" in template:
+        if pull_secrets:
+            problems.append(f"{where}: podSpecPatch and workflow imagePullSecrets both set")
+        patch = yaml.safe_load(template["podSpecPatch"])
+        if set(patch) != {"imagePullSecrets"}:
+            problems.append(f"{where}: podSpecPatch patches {sorted(patch)}")
+        pull_secrets = patch.get("imagePullSecrets")
+    if pull_secrets:
+        spec["imagePullSecrets"] = pull_secrets
+    spec["containers"] = [template["container"]]
+    metadata = {}
+    if "namespace" in workflow["metadata"]:
+        metadata["namespace"] = workflow["metadata"]["namespace"]
+    metadata.update(template.get("metadata") or {})
+    pod = {"metadata": metadata} if metadata else {}
+    pod["spec"] = spec
+    return pod
+
+
+def argo_manifest_pod(template, where, problems):
+    """The pod of the JobSet a resource template (a @parallel step) creates (Argo spelling)."""
+    extra = set(template) - RESOURCE_TEMPLATE_KEYS
+    if extra:
+        problems.append(f"{where}: unexpected template fields {sorted(extra)}")
+    jobset = yaml.safe_load(template["resource"]["manifest"])
+    if jobset.get("kind") != "JobSet":
+        problems.append(f"{where}: the resource template creates a {jobset.get('kind')}")
+    rjobs = jobset["spec"]["replicatedJobs"]
+    if len(rjobs) != 1:
+        problems.append(f"{where}: {len(rjobs)} replicated jobs")
+    return jobset_job_pod(jobset, rjobs[0], where, problems)
+
+
+def argo_step_templates(workflow, ir, where, problems):
+    """{step name: [the leaf template of each task that runs it]}, found by walking the DAGs
+    from the entrypoint; a task's name is its step's Kubernetes name."""
+    templates = {tpl["name"]: tpl for tpl in workflow["spec"]["templates"]}
+    step_of = {s["k8s_name"]: s["name"] for s in ir["steps"]}
+    found = {}
+
+    def walk(dag_template, stack):
+        for task in dag_template["dag"]["tasks"]:
+            tpl = templates.get(task["template"])
+            if tpl is None:
+                problems.append(f"{where}: task {task['name']} runs unknown {task['template']}")
+            elif "dag" in tpl:
+                if tpl["name"] in stack:
+                    problems.append(f"{where}: DAG {tpl['name']} runs itself")
+                else:
+                    walk(tpl, stack + [tpl["name"]])
+            elif task["name"] not in step_of:
+                problems.append(f"{where}: task {task['name']} runs no step")
+            else:
+                found.setdefault(step_of[task["name"]], []).append(tpl)
+
+    entry = templates.get(workflow["spec"].get("entrypoint"))
+    if entry is None or "dag" not in entry:
+        problems.append(f"{where}: the entrypoint is no DAG")
+    else:
+        walk(entry, [entry["name"]])
+    return found
+
+
+def argo_pods(yaml_text, ir, problems=None, where=None):
+    """{step: [Instance]} from `flowc compile --target argo` output, in flow spelling."""
+    own = problems is None
+    problems = [] if own else problems
+    where = where or ir["flow"]
+    docs = list(yaml.safe_load_all(yaml_text))
+    workflows = [d for d in docs if d.get("kind") == "WorkflowTemplate"]
+    if len(workflows) != 1:
+        problems.append(f"{where}: {len(workflows)} WorkflowTemplates")
+        _finish(problems, own)
+        return {}
+    workflow = workflows[0]
+    out = {}
+    for step, templates in argo_step_templates(workflow, ir, where, problems).items():
+        for tpl in templates:
+            at = f"{where}: template {tpl['name']}"
+            if "resource" in tpl:
+                pod = argo_manifest_pod(tpl, at, problems)
+                label = f"template {tpl['name']}, JobSet manifest"
+            else:
+                pod = argo_container_pod(workflow, tpl, at, problems)
+                label = f"template {tpl['name']}"
+            # References exist only in commands (DSL.md): elsewhere an Argo variable stays
+            # as it is, and differs from the IR.
+            pod = map_strings(pod, lambda text: argo_flow_spelling(text, references=False))
+            pod = _with_commands(pod, argo_flow_spelling)
+            out.setdefault(step, []).append(instance(pod, label))
+    _finish(problems, own)
+    return out
+
+
+# --- JobSet --------------------------------------------------------------------------------
+
+def jobset_pods(yaml_text, ir, problems=None, where=None):
+    """{step: [Instance]} from `flowc compile --target jobset` output. The target substitutes
+    params (their defaults) and the run id (the JobSet's name) at compile time: `bind`."""
+    own = problems is None
+    problems = [] if own else problems
+    where = where or ir["flow"]
+    docs = list(yaml.safe_load_all(yaml_text))
+    if len(docs) != 1 or not isinstance(docs[0], dict) or docs[0].get("kind") != "JobSet":
+        problems.append(f"{where}: expected one JobSet, got {[type(d).__name__ for d in docs]}")
+        _finish(problems, own)
+        return {}
+    jobset = docs[0]
+    bind = {p["name"]: item_text(p["default"]) for p in ir["params"] if "default" in p}
+    bind["run_id"] = jobset["metadata"]["name"]
+    step_of = {s["k8s_name"]: s["name"] for s in ir["steps"]}
+    out = {}
+    for rjob in jobset["spec"]["replicatedJobs"]:
+        if rjob["name"] not in step_of:
+            problems.append(f"{where}: replicated Job {rjob['name']} runs no step")
+            continue
+        pod = jobset_job_pod(jobset, rjob, f"{where}: replicated Job {rjob['name']}", problems)
+        out.setdefault(step_of[rjob["name"]], []).append(
+            instance(pod, f"replicated Job {rjob['name']}", bind))
+    _finish(problems, own)
+    return out
+
+
+# --- Airflow -------------------------------------------------------------------------------
+
+# What a param or the run id renders as in the Airflow reader's run: its name between two
+# private-use characters, spelled back as `{{name}}` in commands, the only place where the flow
+# has references; anywhere else it stays, and differs from the IR.
+MARK = "\ue000{}\ue001"
+MARKED = re.compile("\ue000([A-Za-z_][A-Za-z0-9_]*)\ue001")
+
+# Values for params without a default, by type (a run must give them).
+REQUIRED_VALUES = {"str": "required-value 'q' {{x}}", "int": 7, "float": 0.5, "bool": False,
+                   "list": ["r1", "r2"]}
+# KubernetesPodOperator arguments that change the pod but that the stand-in's build_pod (the
+# provider's build_pod_request_obj, as far as flowc uses it) does not read.
+UNREAD_POD_KWARGS = frozenset("""
+security_context affinity hostnetwork host_aliases dnspolicy dns_config hostname subdomain
+schedulername full_pod_spec init_containers pod_template_file pod_template_dict
+priority_class_name pod_runtime_info_envs termination_grace_period configmaps secrets
+automount_service_account_token termination_message_policy active_deadline_seconds
+""".split())
+
+
+def airflow_param_values(ir):
+    """The params of a run: defaults, and REQUIRED_VALUES for params without one."""
+    return {p["name"]: p["default"] if "default" in p else REQUIRED_VALUES[p["type"]]
+            for p in ir["params"]}
+
+
+def run_airflow_dag(dag_path, params, version="3"):
+    """Runs tests/py/airflow_stub/run_dag.py on `dag_path` as on Airflow `version`, the params
+    at these values; returns (its JSON output, None) or (None, its stderr)."""
+    env = dict(os.environ, FLOWC_STUB_AIRFLOW=version)
+    ran = subprocess.run([PYTHON, RUN_DAG, dag_path, json.dumps(params)],
+                         capture_output=True, text=True, env=env)
+    if ran.returncode != 0:
+        return None, ran.stderr
+    return json.loads(ran.stdout), None
+
+
+def split_id(part):
+    """'bench-0-1' -> ('bench', [0, 1]): a step or group name and its written-out indexes."""
+    name, *indexes = part.split("-")
+    return name, [int(i) for i in indexes]
+
+
+def airflow_place(ir, params, record):
+    """The step an Airflow task record (run_dag.py's pods or jobsets) runs, the element its
+    {{item}} stands for (None outside a foreach) and a key unique to the run.
+    Raises AssertionError, KeyError or ValueError when the task fits no step."""
+    steps = {s["name"]: s for s in ir["steps"]}
+
+    def items(foreach_step):
+        f = steps[foreach_step]["foreach"]
+        values = f["items"] if "items" in f else params[f["param"]]
+        return [item_text(v) for v in values]
+
+    def body_of(group_name):
+        for name, step in steps.items():
+            if step.get("foreach", {}).get("body") == group_name:
+                return name
+        raise AssertionError(f"no foreach has body {group_name}")
+
+    *groups, local = record["task_id"].split(".")
+    step_name, indexes = split_id(local)
+    step = steps[step_name]
+    chain = step.get("enclosing_foreach", [])
+    dynamic = None
+    if groups:
+        group_name, group_indexes = split_id(groups[-1])
+        dynamic = body_of(group_name)
+        indexes = group_indexes + indexes
+    elif record["map_index"] >= 0:
+        dynamic = chain[-1]
+    unrolled = [f for f in chain if f != dynamic]
+    if len(unrolled) != len(indexes):
+        raise AssertionError(f"task {record['task_id']}: {len(indexes)} indexes for "
+                             f"written-out foreach steps {unrolled}")
+    item = None
+    if chain:
+        innermost = chain[-1]
+        if innermost == dynamic:
+            index = record["group_index"] if groups else record["map_index"]
+        else:
+            index = indexes[unrolled.index(innermost)]
+        item = items(innermost)[index]
+    key = (step_name, tuple(indexes), record["group_index"], record["map_index"])
+    return step_name, item, key
+
+
+def airflow_expected_runs(ir, params, step_name):
+    """How many tasks run a step: once, times the elements of each enclosing foreach."""
+    steps = {s["name"]: s for s in ir["steps"]}
+    count = 1
+    for f in steps[step_name].get("enclosing_foreach", []):
+        foreach = steps[f]["foreach"]
+        count *= len(foreach["items"] if "items" in foreach else params[foreach["param"]])
+    return count
+
+
+def airflow_created_jobset_pod(created, where, problems):
+    """The pod of the JobSet a @parallel task created through KubernetesHook."""
+    body = created["body"]
+    if created["group"] != "jobset.x-k8s.io" or created["version"] != "v1alpha2" or \
+            created["plural"] != "jobsets" or body.get("kind") != "JobSet":
+        problems.append(f"{where}: created {created['group']}/{created['version']} "
+                        f"{created['plural']} {body.get('kind')}")
+    if created.get("namespace") != body["metadata"].get("namespace"):
+        problems.append(f"{where}: created in namespace {created.get('namespace')!r}, "
+                        f"its manifest says {body['metadata'].get('namespace')!r}")
+    rjobs = body["spec"]["replicatedJobs"]
+    if len(rjobs) != 1:
+        problems.append(f"{where}: {len(rjobs)} replicated jobs")
+    return jobset_job_pod(body, rjobs[0], where, problems)
+
+
+def airflow_record_label(record):
+    return record["task_id"] + (
+        f"[{record['map_index']}]" if record["map_index"] >= 0 else "") + (
+        f" (group {record['group_index']})" if record["group_index"] is not None else "")
+
+
+def airflow_pods(dag_path, ir, problems=None, where=None):
+    """{step: [Instance]}, one per task run, from the DAG file at `dag_path`, executed against
+    the stand-in airflow package in a run whose params and run id are their flow spelling.
+    Foreach elements are values there: `bind` names the element of each run."""
+    own = problems is None
+    problems = [] if own else problems
+    where = where or ir["flow"]
+    params = airflow_param_values(ir)
+    ran = subprocess.run([PYTHON, os.path.abspath(__file__), "airflow-spelled", dag_path,
+                          json.dumps(params)], capture_output=True, text=True,
+                         env=dict(os.environ, FLOWC_STUB_AIRFLOW="3"))
+    if ran.returncode != 0:
+        problems.append(f"{where}: running the DAG:\n{ran.stderr}")
+        _finish(problems, own)
+        return {}
+    out = json.loads(ran.stdout)
+    problems.extend(f"{where}: {p}" for p in out["problems"])
+    pods = {}
+    for kind in ("pods", "jobsets"):
+        for record in out[kind]:
+            label = airflow_record_label(record)
+            try:
+                step_name, item, _ = airflow_place(ir, params, record)
+            except (AssertionError, KeyError, ValueError, IndexError) as e:
+                problems.append(f"{where}: cannot place task {record['task_id']}: {e}")
+                continue
+            if kind == "pods":
+                pod = record["pod"]
+            else:
+                pod = airflow_created_jobset_pod(record["jobset"], f"{where}: {label}", problems)
+                label += ", JobSet"
+            pod = _with_commands(pod, lambda arg: MARKED.sub(r"{{\1}}", arg))
+            pods.setdefault(step_name, []).append(
+                instance(pod, label, {"item": item} if item is not None else None))
+    _finish(problems, own)
+    return pods
+
+
+def _airflow_spelled_main(dag_file, values_json):
+    """The Airflow reader's subprocess: run_dag.py's run, rendering every template with the
+    params and run id as MARK strings. Python callables (the foreach helpers,
+    flowc_run_jobset) see the real values, which they need to expand a foreach."""
+    import runpy
+    sys.path.insert(0, STUB_DIR)
+    import run_dag
+    from airflow import _stub
+
+    runpy.run_path(dag_file, run_name="flowc_dag")
+    if len(_stub.DAGS) != 1:
+        raise _stub.StubError("the file defined {} DAGs".format(len(_stub.DAGS)))
+    dag = _stub.DAGS[0]
+    run_dag.ENV.filters.update(dag.user_defined_filters)
+    spelled = {name: MARK.format(name) for name in dag.params}
+    given = json.loads(values_json)
+    values = {}
+    for name, param in dag.params.items():
+        values[name] = given[name] if name in given else param.default
+        if param.required and name not in given:
+            raise _stub.StubError("no value for required param " + name)
+    problems = []
+
+    def spelled_context(context):
+        context = dict(context)
+        if "params" in context:
+            context["params"] = spelled
+        if "run_id" in context:
+            context["run_id"] = MARK.format("run_id")
+        return context
+
+    class SpelledTask(run_dag.Task):
+        def render_template(self, content, context):
+            return super().render_template(content, spelled_context(context))
+
+    run_dag.Task = SpelledTask
+
+    class SpelledRunner(run_dag.Runner):
+        def render(self, value, group_index):
+            if isinstance(value, str):
+                return run_dag.ENV.from_string(value).render(spelled_context(self.context()))
+            return super().render(value, group_index)
+
+        def run_pod(self, op, gi):
+            unread = sorted((set(op.kwargs) | set(op.mapped or ())) & UNREAD_POD_KWARGS)
+            if unread:
+                problems.append(f"task {op.task_id}: pod arguments {unread} are not read")
+            super().run_pod(op, gi)
+
+    out = SpelledRunner(dag, values).run()
+    out["problems"] = problems
+    json.dump(out, sys.stdout, ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "airflow-spelled":
+        _airflow_spelled_main(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit("usage: pod_readers.py airflow-spelled DAG_FILE VALUES_JSON")
