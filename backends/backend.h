@@ -59,6 +59,12 @@ class Backend {
 // `backend` lacks the capability for. Returns false if it reported any.
 bool CheckCapabilities(const ir::Flow& flow, const Backend& backend, diag::Reporter& report);
 
+// For targets that put the whole flow in one namespace: reports, at each
+// step whose namespace differs from `start`'s, that `target` cannot express
+// it, and why (`reason`, e.g. "puts the whole flow in one namespace").
+bool CheckOneNamespace(const ir::Flow& flow, std::string_view target, std::string_view reason,
+                       diag::Reporter& report);
+
 // Kubernetes stores an object in etcd only up to 1.5 MiB. Warns, at the
 // flow, for each YAML document of `text` that is larger.
 void WarnOversizedObjects(const ir::Flow& flow, std::string_view text, diag::Reporter& report);

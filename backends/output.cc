@@ -27,6 +27,25 @@ bool CheckCapabilities(const ir::Flow& flow, const Backend& backend, diag::Repor
   return ok;
 }
 
+bool CheckOneNamespace(const ir::Flow& flow, std::string_view target, std::string_view reason,
+                       diag::Reporter& report) {
+  auto describe = [](const std::string& ns) {
+    return ns.empty() ? std::string("the default namespace") : fmt::format("namespace '{}'", ns);
+  };
+  const ir::Step& first = flow.steps.front();
+  bool ok = true;
+  for (const ir::Step& step : flow.steps) {
+    if (step.pod.namespace_ == first.pod.namespace_) continue;
+    ok = false;
+    report(diag::Code::kUnsupportedByTarget, step.range,
+           fmt::format("step '{}' runs in {} but step '{}' in {}; target '{}' {}", step.name,
+                       describe(step.pod.namespace_), first.name, describe(first.pod.namespace_),
+                       target, reason))
+        .SetHelp("set the namespace once, with @kubernetes(namespace=...) on the flow");
+  }
+  return ok;
+}
+
 void WarnOversizedObjects(const ir::Flow& flow, std::string_view text, diag::Reporter& report) {
   constexpr size_t kLimit = 1572864;  // etcd's default request limit, 1.5 MiB
   size_t document = 1;

@@ -212,21 +212,7 @@ class Checker {
   // JobSet it creates must be there too: an owner reference cannot cross
   // namespaces.
   void CheckNamespace() {
-    const ir::Step& first = flow_.steps.front();
-    for (const ir::Step& step : flow_.steps) {
-      if (step.pod.namespace_ == first.pod.namespace_) continue;
-      ok_ = false;
-      report_(Code::kUnsupportedByTarget, step.range,
-              fmt::format("step '{}' runs in {} but step '{}' in {}; target 'argo' runs a "
-                          "whole workflow in one namespace",
-                          step.name, Describe(step.pod.namespace_), first.name,
-                          Describe(first.pod.namespace_)))
-          .SetHelp("set the namespace once, with @kubernetes(namespace=...) on the flow");
-    }
-  }
-
-  static std::string Describe(const std::string& ns) {
-    return ns.empty() ? std::string("the default namespace") : fmt::format("namespace '{}'", ns);
+    ok_ = CheckOneNamespace(flow_, "argo", "runs a whole workflow in one namespace", report_) && ok_;
   }
 
   // Argo reads a parameter's value as a template again wherever it is

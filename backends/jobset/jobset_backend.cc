@@ -120,21 +120,7 @@ class Checker {
  private:
   // One JobSet lives in one namespace.
   void CheckNamespace() {
-    const ir::Step& first = flow_.steps.front();
-    for (const ir::Step& step : flow_.steps) {
-      if (step.pod.namespace_ == first.pod.namespace_) continue;
-      ok_ = false;
-      report_(Code::kUnsupportedByTarget, step.range,
-              fmt::format("step '{}' runs in {} but step '{}' in {}; target 'jobset' puts the "
-                          "whole flow in one namespace",
-                          step.name, Describe(step.pod.namespace_), first.name,
-                          Describe(first.pod.namespace_)))
-          .SetHelp("set the namespace once, with @kubernetes(namespace=...) on the flow");
-    }
-  }
-
-  static std::string Describe(const std::string& ns) {
-    return ns.empty() ? std::string("the default namespace") : fmt::format("namespace '{}'", ns);
+    ok_ = CheckOneNamespace(flow_, "jobset", "puts the whole flow in one namespace", report_) && ok_;
   }
 
   // Params are fixed at compile time: each reference needs a default.

@@ -686,13 +686,13 @@ class GraphBuilder {
 
 }  // namespace
 
-const char* ParamTypeName(Param::Type type) {
+const char* ParamTypeName(ParamType type) {
   switch (type) {
-    case Param::Type::kStr: return "str";
-    case Param::Type::kInt: return "int";
-    case Param::Type::kFloat: return "float";
-    case Param::Type::kBool: return "bool";
-    case Param::Type::kList: return "list";
+    case ParamType::kStr: return "str";
+    case ParamType::kInt: return "int";
+    case ParamType::kFloat: return "float";
+    case ParamType::kBool: return "bool";
+    case ParamType::kList: return "list";
   }
   return "str";
 }

@@ -15,6 +15,7 @@
 
 #include "compiler/diag/diagnostics.h"
 #include "compiler/graph/decorators.h"
+#include "compiler/graph/param_type.h"
 #include "compiler/graph/templating.h"
 #include "compiler/parse/ast.h"
 
@@ -23,14 +24,12 @@ namespace flowc::graph {
 using diag::SourceRange;
 
 struct Param {
-  enum class Type { kStr, kInt, kFloat, kBool, kList };
+  using Type = ParamType;
   std::string name;
   Type type = Type::kStr;
   std::optional<ast::Value> default_value;
   SourceRange range;
 };
-
-const char* ParamTypeName(Param::Type type);
 
 struct Step {
   std::string name;

@@ -162,7 +162,7 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
   for (const graph::Param& p : graph.params) {
     Param param;
     param.name = p.name;
-    param.type = static_cast<Param::Type>(p.type);
+    param.type = p.type;
     if (p.default_value) param.default_json = ValueJson(*p.default_value).dump();
     param.range = p.range;
     flow.params.push_back(std::move(param));
@@ -197,7 +197,11 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
     if (s.foreach) {
       Foreach foreach;
       foreach.param = s.foreach_param;
-      for (const ast::Value& item : s.foreach_items) foreach.items.push_back(ScalarString(item));
+      // An element only ever lands in a command (as {{item}}), so it is
+      // escaped for kubelet here, like every other literal command text.
+      for (const ast::Value& item : s.foreach_items) {
+        foreach.items.push_back(EscapeDollars(ScalarString(item)));
+      }
       foreach.body = index_of[s.next[0]];
       foreach.join = index_of[*s.join];
       step.foreach = std::move(foreach);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "compiler/diag/source.h"
+#include "compiler/graph/param_type.h"
 #include "compiler/graph/templating.h"
 
 namespace flowc::ir {
@@ -114,7 +115,7 @@ struct Parallel {
 };
 
 struct Param {
-  enum class Type { kStr, kInt, kFloat, kBool, kList };
+  using Type = graph::ParamType;
   std::string name;
   Type type = Type::kStr;
   // The default as the flow wrote it, JSON-encoded ("3", "\"a\"",
@@ -131,7 +132,8 @@ struct Schedule {
 
 struct Foreach {
   // Exactly one: the list param iterated over, or a literal list whose
-  // elements are rendered as strings (JSON for non-strings).
+  // elements are rendered as strings (JSON for non-strings) and escaped for
+  // kubelet like command text (EscapeDollars), as they only reach commands.
   std::string param;
   std::vector<std::string> items;
   size_t body = 0;  // index of the first step of the body

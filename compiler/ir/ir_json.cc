@@ -107,17 +107,6 @@ Json StepJson(const Flow& flow, const Step& step) {
 
 }  // namespace
 
-const char* ParamTypeName(Param::Type type) {
-  switch (type) {
-    case Param::Type::kStr: return "str";
-    case Param::Type::kInt: return "int";
-    case Param::Type::kFloat: return "float";
-    case Param::Type::kBool: return "bool";
-    case Param::Type::kList: return "list";
-  }
-  return "str";
-}
-
 Json PodToJson(const Pod& pod) {
   Json metadata = Json::object();
   SetIf(metadata, "namespace", pod.namespace_);
@@ -172,7 +161,7 @@ Json FlowToJson(const Flow& flow) {
   for (const Param& p : flow.params) {
     Json j;
     j["name"] = p.name;
-    j["type"] = ParamTypeName(p.type);
+    j["type"] = graph::ParamTypeName(p.type);
     if (p.default_json) {
       j["default"] = Json::parse(*p.default_json);
     } else {

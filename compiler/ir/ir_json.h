@@ -20,8 +20,6 @@ nlohmann::ordered_json FlowToJson(const Flow& flow);
 // The whole document, indented, with a final newline.
 std::string FlowToJsonText(const Flow& flow);
 
-const char* ParamTypeName(Param::Type type);
-
 }  // namespace flowc::ir
 
 #endif  // FLOWC_IR_IR_JSON_H_

@@ -492,8 +492,10 @@ def airflow_pods(dag_path, ir, problems=None, where=None):
                 pod = airflow_created_jobset_pod(record["jobset"], f"{where}: {label}", problems)
                 label += ", JobSet"
             pod = _with_commands(pod, lambda arg: MARKED.sub(r"{{\1}}", arg))
+            # The element is written into the pod spec as the IR holds it
+            # (escaped for kubelet); the container receives kubelet's reading.
             pods.setdefault(step_name, []).append(
-                instance(pod, label, {"item": item} if item is not None else None))
+                instance(pod, label, {"item": kubelet(item)} if item is not None else None))
     _finish(problems, own)
     return pods
 
