@@ -38,6 +38,11 @@ enum class ArgType {
 enum class Rule { kNone, kLabel, kSubdomain, kAbsolutePath, kLabels, kAnnotations, kEnvVars };
 
 constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+// Upper bounds that keep every derived value (millicores, bytes, MiB) far
+// inside int64, and counts inside the int32 fields Kubernetes stores them in.
+constexpr double kMaxCpu = 1e6;            // cores
+constexpr double kMaxMegabytes = 1e12;     // an exabyte
+constexpr double kMaxCount = 2147483647;   // int32: parallelism, completions
 
 struct ArgSpec {
   std::string_view name;
@@ -60,14 +65,14 @@ struct DecoratorSpec {
 const std::vector<DecoratorSpec>& Table() {
   static const std::vector<DecoratorSpec> table = {
       {"kubernetes", kOnStep | kOnFlow, {
-          {"cpu", ArgType::kNumber, 0.001, kNoLimit, "1"},
-          {"memory", ArgType::kSize, 1, kNoLimit, "4096"},
-          {"disk", ArgType::kSize, 1, kNoLimit, "10240"},
-          {"gpu", ArgType::kInt, 1},
+          {"cpu", ArgType::kNumber, 0.001, kMaxCpu, "1"},
+          {"memory", ArgType::kSize, 1, kMaxMegabytes, "4096"},
+          {"disk", ArgType::kSize, 1, kMaxMegabytes, "10240"},
+          {"gpu", ArgType::kInt, 1, kMaxCount},
           {"gpu_vendor", ArgType::kEnum, 0, 0, "\"nvidia\"", "nvidia|amd"},
-          {"trainium", ArgType::kInt, 1},
-          {"inferentia", ArgType::kInt, 1},
-          {"efa", ArgType::kInt, 1},
+          {"trainium", ArgType::kInt, 1, kMaxCount},
+          {"inferentia", ArgType::kInt, 1, kMaxCount},
+          {"efa", ArgType::kInt, 1, kMaxCount},
           {"image", ArgType::kString, 0, 0, "\"python:3.12-slim\""},
           {"image_pull_policy", ArgType::kEnum, 0, 0, {}, "Always|IfNotPresent|Never"},
           {"image_pull_secrets", ArgType::kStringList, 0, 0, {}, {}, Rule::kSubdomain},
@@ -79,24 +84,24 @@ const std::vector<DecoratorSpec>& Table() {
           {"labels", ArgType::kStringMap, 0, 0, {}, {}, Rule::kLabels},
           {"annotations", ArgType::kStringMap, 0, 0, {}, {}, Rule::kAnnotations},
           {"use_tmpfs", ArgType::kBool, 0, 0, "false"},
-          {"tmpfs_size", ArgType::kInt, 1},
+          {"tmpfs_size", ArgType::kInt, 1, kMaxMegabytes},
           {"tmpfs_path", ArgType::kString, 0, 0, "\"/tmp\"", {}, Rule::kAbsolutePath},
           {"tmpfs_tempdir", ArgType::kBool, 0, 0, "true"},
           {"persistent_volume_claims", ArgType::kStringMap, 0, 0, {}, {}, Rule::kAbsolutePath},
-          {"shared_memory", ArgType::kInt, 1},
+          {"shared_memory", ArgType::kInt, 1, kMaxMegabytes},
           {"port", ArgType::kInt, 1, 65535},
           {"qos", ArgType::kEnum, 0, 0, "\"Burstable\"", "Burstable|Guaranteed"},
           {"security_context", ArgType::kSecurityContext},
       }},
       {"resources", kOnStep | kOnFlow, {
-          {"cpu", ArgType::kNumber, 0.001},
-          {"memory", ArgType::kSize, 1},
-          {"disk", ArgType::kSize, 1},
-          {"gpu", ArgType::kInt, 1},
-          {"shared_memory", ArgType::kInt, 1},
+          {"cpu", ArgType::kNumber, 0.001, kMaxCpu},
+          {"memory", ArgType::kSize, 1, kMaxMegabytes},
+          {"disk", ArgType::kSize, 1, kMaxMegabytes},
+          {"gpu", ArgType::kInt, 1, kMaxCount},
+          {"shared_memory", ArgType::kInt, 1, kMaxMegabytes},
       }},
       {"parallel", kOnStep, {
-          {"nodes", ArgType::kInt, 1},
+          {"nodes", ArgType::kInt, 1, kMaxCount},
       }},
       {"retry", kOnStep | kOnFlow, {
           {"times", ArgType::kInt, 0, 10, "3"},
@@ -280,7 +285,13 @@ class ArgChecker {
     if (value.kind == Kind::kInt) return InRange(value);
     if (value.kind != Kind::kString) return TypeError(value, "an integer of MB or a quantity string");
     QuantityError error;
-    if (ParseQuantity(value.string, &error)) return true;
+    if (auto q = ParseQuantity(value.string, &error)) {
+      if (q->bytes <= spec_.max * 1e6) return true;
+      report_(Code::kArgumentRange, value.range,
+              fmt::format("{} must be at most {} MB, found '{}'", What(), FormatNumber(spec_.max),
+                          value.string));
+      return false;
+    }
     auto& d = report_(Code::kInvalidQuantity, value.range,
                       fmt::format("{}: {}", What(), error.message));
     if (!error.help.empty()) d.SetHelp(error.help);

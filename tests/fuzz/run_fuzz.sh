@@ -23,7 +23,7 @@ cp tests/errors/*.flow tests/flows/*.flow "$work"/ 2>/dev/null || true
 
 # -max_len keeps inputs flow-sized; -timeout flags pathological slowness.
 ./build-fuzz/tests/flowc_fuzz "$work" -max_total_time="$seconds" -max_len=8192 -timeout=10 \
-  -print_final_stats=1 -dict=tests/fuzz/flow.dict 2>&1 | tail -n 25
+  -print_final_stats=1 -dict=tests/fuzz/flow.dict -artifact_prefix=build-fuzz/ 2>&1 | tail -n 25
 
 if ((update)); then
   ./build-fuzz/tests/flowc_fuzz -merge=1 -max_len=8192 tests/fuzz/corpus "$work" 2>&1 | tail -n 2
