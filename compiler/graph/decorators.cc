@@ -230,11 +230,15 @@ class ArgChecker {
   bool InRange(const Value& value) {
     double v = value.AsDouble();
     if (v >= spec_.min && v <= spec_.max) return true;
+    // A small closed range reads best whole ("between 0 and 10"); otherwise
+    // name the bound that was crossed.
     std::string bound;
-    if (spec_.max == kNoLimit) {
-      bound = spec_.min == 0.001 ? "greater than 0" : fmt::format("at least {}", FormatNumber(spec_.min));
-    } else {
+    if (spec_.max <= 65535) {
       bound = fmt::format("between {} and {}", FormatNumber(spec_.min), FormatNumber(spec_.max));
+    } else if (v > spec_.max) {
+      bound = fmt::format("at most {}", FormatNumber(spec_.max));
+    } else {
+      bound = spec_.min == 0.001 ? "greater than 0" : fmt::format("at least {}", FormatNumber(spec_.min));
     }
     auto& d = report_(Code::kArgumentRange, value.range,
                       fmt::format("{} must be {}, found {}", What(), bound, FormatNumber(v)));

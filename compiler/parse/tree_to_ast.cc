@@ -1,11 +1,13 @@
 #include "compiler/parse/tree_to_ast.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
 #include <fmt/format.h>
 
+#include "FlowLexer.h"
 #include "compiler/parse/strings.h"
 
 namespace flowc::parse {
@@ -14,6 +16,8 @@ using flowc_grammar::FlowParser;
 
 TokenLocator::TokenLocator(const diag::SourceFile& file) : file_(file) {
   const std::string& text = file.text();
+  // In ASCII text a code point index is a byte offset: no table needed.
+  if (std::all_of(text.begin(), text.end(), [](char c) { return (c & 0x80) == 0; })) return;
   byte_of_codepoint_.reserve(text.size() + 1);
   for (uint32_t i = 0; i < text.size(); ++i) {
     if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) byte_of_codepoint_.push_back(i);
@@ -22,7 +26,10 @@ TokenLocator::TokenLocator(const diag::SourceFile& file) : file_(file) {
 }
 
 diag::SourceRange TokenLocator::Range(const antlr4::Token* start, const antlr4::Token* stop) const {
-  auto byte = [&](size_t codepoint) {
+  auto byte = [&](size_t codepoint) -> uint32_t {
+    if (byte_of_codepoint_.empty()) {
+      return static_cast<uint32_t>(std::min(codepoint, file_.text().size()));
+    }
     return codepoint < byte_of_codepoint_.size() ? byte_of_codepoint_[codepoint]
                                                  : byte_of_codepoint_.back();
   };
@@ -72,12 +79,16 @@ class Builder {
     step.range = at_.Range(&ctx);
     for (auto* d : ctx.decorator()) step.decorators.push_back(Decorator(*d));
     for (auto* item : ctx.stepItem()) {
-      if (auto* run = dynamic_cast<FlowParser::RunItemContext*>(item)) {
+      // The first token tells the alternative; cheaper than dynamic_cast on
+      // every item of a large flow.
+      if (item->getStart()->getType() == flowc_grammar::FlowLexer::RUN) {
+        auto* run = static_cast<FlowParser::RunItemContext*>(item);
         ast::Run r;
         r.command = run->string() != nullptr ? String(*run->string()) : List(*run->list());
         r.range = at_.Range(run);
         step.runs.push_back(std::move(r));
-      } else if (auto* next = dynamic_cast<FlowParser::NextItemContext*>(item)) {
+      } else {
+        auto* next = static_cast<FlowParser::NextItemContext*>(item);
         ast::Next n;
         for (auto* target : next->IDENT()) n.targets.push_back(Ident(target));
         if (auto* source = next->foreachSource()) {

@@ -27,7 +27,7 @@ class TokenLocator {
 
  private:
   const diag::SourceFile& file_;
-  std::vector<uint32_t> byte_of_codepoint_;
+  std::vector<uint32_t> byte_of_codepoint_;  // empty when the text is ASCII
 };
 
 // Builds the AST of a syntactically valid file. Reports bad escapes and
