@@ -102,6 +102,18 @@ def main():
         expect("one output per flow", sorted(os.listdir(outdir)) == ["branch_eval.json", "linear_etl.json"],
                str(os.listdir(outdir)))
         r = lib.run_flowc("compile", "samples/linear_etl.flow", "samples/branch_eval.flow",
+                          "--target", "ir", "-o", outdir, "--check")
+        expect("--check of a directory that is up to date", r.returncode == 0 and r.stdout == "",
+               r.stdout + r.stderr)
+        os.remove(os.path.join(outdir, "branch_eval.json"))
+        r = lib.run_flowc("compile", "samples/linear_etl.flow", "samples/branch_eval.flow",
+                          "--target", "ir", "-o", outdir, "--check")
+        expect("--check of a directory reports the missing file",
+               r.returncode == 1 and r.stdout.startswith("--- /dev/null\n+++ " + outdir + "/branch_eval.json"),
+               r.stdout[:200])
+        expect("--check of a directory writes nothing",
+               sorted(os.listdir(outdir)) == ["linear_etl.json"], str(os.listdir(outdir)))
+        r = lib.run_flowc("compile", "samples/linear_etl.flow", "samples/branch_eval.flow",
                           "--target", "ir")
         expect("several inputs need -o DIR", r.returncode == 2, str(r.returncode))
 
