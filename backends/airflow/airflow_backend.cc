@@ -159,12 +159,10 @@ bool IsDynamic(ForeachMode mode) { return mode != ForeachMode::kUnrolled; }
 
 bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
   bool ok = true;
-  for (size_t f = 0; f < flow.steps.size(); ++f) {
-    if (!flow.steps[f].foreach) continue;
-    for (size_t s = 0; s < flow.steps.size(); ++s) {
-      const auto& chain = flow.steps[s].enclosing_foreach;
-      if (std::find(chain.begin(), chain.end(), f) != chain.end()) plan.body[f].push_back(s);
-    }
+  // One pass over the steps (not one per foreach): each joins the body of
+  // every foreach that encloses it, in flow order.
+  for (size_t s = 0; s < flow.steps.size(); ++s) {
+    for (size_t f : flow.steps[s].enclosing_foreach) plan.body[f].push_back(s);
   }
   auto is_param = [&](size_t f) { return !flow.steps[f].foreach->param.empty(); };
   // Steps come in topological order, so a foreach is decided after every
@@ -917,7 +915,14 @@ class DagWriter {
   std::string Edges(std::optional<size_t> group, const Binding& base, size_t indent) const {
     std::vector<std::string> sources;
     std::map<std::string, std::vector<std::string>> targets;
-    for (size_t u = 0; u < flow_.steps.size(); ++u) {
+    // A group's edges start at its own steps: visiting only those keeps the
+    // whole DAG linear in the number of steps.
+    std::vector<size_t> all;
+    if (!group) {
+      all.resize(flow_.steps.size());
+      for (size_t u = 0; u < all.size(); ++u) all[u] = u;
+    }
+    for (size_t u : group ? plan_.body.at(*group) : all) {
       bool u_in = group ? GroupOf(u) == group : true;
       for (size_t v : flow_.steps[u].next) {
         bool v_in = group ? GroupOf(v) == group : true;
