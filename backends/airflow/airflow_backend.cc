@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "airflow_templates.h"  // generated from templates/airflow
 #include "backends/airflow/python.h"
 #include "backends/k8s/jobset.h"
 
@@ -22,94 +23,14 @@ namespace {
 using Kwargs = PyExpr::Kwargs;
 
 // ---------------------------------------------------------------------------
-// The fixed Python every DAG file may embed; each piece only when used.
+// The fixed Python every DAG file may embed, each piece only when used, lives
+// in templates/airflow/*.py and is compiled in (airflow_templates.h).
 
-constexpr const char* kTextHelper = R"py(
-def flowc_text(value):
-    """A value as a command sees it: a string as it is, anything else as compact JSON.
-
-    For foreach elements, and the Jinja filter for bool and list params.
-    """
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-)py";
-
-constexpr const char* kArgvHelper = R"py(
-def flowc_argv(argv, item):
-    """The command of one foreach task: `argv` with the element in place of each None part.
-
-    Airflow does not render mapped arguments, so the parts (already rendered, as arguments
-    of this task) are joined around the element here.
-    """
-    item = flowc_text(item)
-    return [
-        arg if isinstance(arg, str) else "".join(item if part is None else part for part in arg)
-        for arg in argv
-    ]
-)py";
-
-constexpr const char* kItemsHelper = R"py(
-def flowc_items(items=None, param=None, **context):
-    """A foreach's elements: the literal `items`, or this run's value of the list param `param`."""
-    if param is not None:
-        items = context["params"][param]
-    if not isinstance(items, list):
-        raise TypeError("foreach over {}: expected a list, got {!r}".format(param, items))
-    return items
-)py";
-
-constexpr const char* kArgvsHelper = R"py(
-def flowc_argvs(argv, items=None, param=None, **context):
-    """The commands of a mapped foreach step, one per element (see flowc_argv)."""
-    return [flowc_argv(argv, item) for item in flowc_items(items, param, **context)]
-)py";
-
-constexpr const char* kJobSetHelper = R"py(
-def flowc_run_jobset(step, item=None, **context):
-    """Runs a @parallel step: creates its JobSet, waits for a terminal state, deletes it.
-
-    The JobSet is FLOWC_JOBSETS[step], the one `flowc compile --target jobset` emits for the
-    step, named uniquely for this try. Only its commands are templates: they are rendered
-    here, after the YAML is parsed, so no param value can change the manifest's structure.
-    """
-    jobset = yaml.safe_load(FLOWC_JOBSETS[step])
-    ti = context["ti"]
-    key = "/".join(
-        str(part) for part in (ti.dag_id, context["run_id"], ti.task_id, ti.map_index, ti.try_number)
-    )
-    name = "{}-{}".format(jobset["metadata"]["name"], hashlib.sha256(key.encode()).hexdigest()[:8])
-    jobset["metadata"]["name"] = name
-    values = {"params": context["params"], "run_id": context["run_id"]}
-    if item is not None:
-        values["item"] = flowc_text(item)
-    for replicated_job in jobset["spec"]["replicatedJobs"]:
-        for container in replicated_job["template"]["spec"]["template"]["spec"]["containers"]:
-            container["command"] = [
-                context["task"].render_template(arg, values) for arg in container["command"]
-            ]
-    namespace = jobset["metadata"].get("namespace")
-    api = {"group": "jobset.x-k8s.io", "version": "v1alpha2", "plural": "jobsets"}
-    hook = KubernetesHook()
-    hook.create_custom_object(body=jobset, namespace=namespace, **api)
-    try:
-        while True:
-            found = hook.get_custom_object(name=name, namespace=namespace, **api)
-            status = found.get("status") or {}
-            if status.get("terminalState") == "Completed":
-                return
-            if status.get("terminalState") == "Failed":
-                raise RuntimeError("JobSet {} failed: {}".format(name, status.get("conditions")))
-            time.sleep(30)
-    finally:
-        try:
-            hook.delete_custom_object(
-                name=name, namespace=namespace, propagation_policy="Background", **api
-            )
-        except ApiException as error:
-            if error.status != 404:
-                raise
-)py";
+constexpr const char* kTextHelper = templates::airflow::kFlowcText;
+constexpr const char* kArgvHelper = templates::airflow::kFlowcArgv;
+constexpr const char* kItemsHelper = templates::airflow::kFlowcItems;
+constexpr const char* kArgvsHelper = templates::airflow::kFlowcArgvs;
+constexpr const char* kJobSetHelper = templates::airflow::kFlowcRunJobset;
 
 // Names a DAG file defines or imports, and Python's own: no step variable
 // may take one, or it would shadow what later code calls.
