@@ -272,7 +272,10 @@ TEST_CASE("a spliced param never forms a kubelet reference with the text around 
       {"{{dollar}}(HOME)", "a$(HOME)"},     {"${{dollars}}", "$$$x$(Y)"},
       {"$({{open}}", "$((HOME)"},           {"{{open}}{{dollar}}{{open}}", "(HOME)a$(HOME)"},
   };
-  for (const auto& [flow_text, received] : cases) {
+  for (const auto& test_case : cases) {
+    // Named copies: clang's C++17 cannot capture structured bindings (CAPTURE).
+    const std::string& flow_text = test_case.first;
+    const std::string& received = test_case.second;
     graph::Text text = graph::SplitReferences(flow_text);
     for (graph::Segment& segment : text.segments) {
       if (segment.kind == graph::Segment::Kind::kLiteral) {
