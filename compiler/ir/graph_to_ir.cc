@@ -17,8 +17,13 @@ int64_t DefaultTmpfsMib(const graph::Quantity& memory) {
 
 Text EscapeText(const Text& text) {
   Text out = text;
-  for (Segment& s : out.segments) {
-    if (s.kind == Segment::Kind::kLiteral) s.text = EscapeDollars(s.text);
+  for (size_t i = 0; i < out.segments.size(); ++i) {
+    Segment& s = out.segments[i];
+    if (s.kind != Segment::Kind::kLiteral) continue;
+    s.text = EscapeDollars(s.text);
+    // A value substituted later may start with `(` or `$`: a `$` just
+    // before a reference is escaped too, whatever the value turns out to be.
+    if (i + 1 < out.segments.size() && !s.text.empty() && s.text.back() == '$') s.text += '$';
   }
   return out;
 }

@@ -78,6 +78,14 @@ TEST_CASE("ir: run strings run in a shell; $ is escaped for kubelet only where i
   CHECK(command[2].ToFlowString() == "echo $$(hostname) {{run_id}}");
 }
 
+TEST_CASE("ir: a $ just before a reference is escaped, whatever value comes") {
+  auto c = Analyze("flow f {\n param p: str = \"(HOME)\"\n step start { run \"echo ${{p}} $$\" next end }\n"
+                   " step end { run \"e\" }\n}\n");
+  REQUIRE_MESSAGE(c->flow, c->errors());
+  // "$" then the value: kubelet must not see "$(" once the value is in.
+  CHECK(c->step("start").pod.command[2].ToFlowString() == "echo $${{p}} $$$");
+}
+
 TEST_CASE("ir: steps come in topological order, start first and end last") {
   auto c = Analyze(
       "flow f {\n step end { run \"e\" }\n step b { run \"b\" next end }\n"
