@@ -369,22 +369,21 @@ class ArgChecker {
     }
   }
 
-  bool Invalid(diag::SourceRange at, std::string what, std::string why) {
-    last_ = &report_(Code::kInvalidKubernetesValue, at, fmt::format("{} in {} {}", what, What(), why));
+  bool Invalid(diag::SourceRange at, std::string what, std::string why, std::string help = "") {
+    auto& d = report_(Code::kInvalidKubernetesValue, at, fmt::format("{} in {} {}", what, What(), why));
+    if (!help.empty()) d.SetHelp(std::move(help));
     return false;
   }
 
-  void LastHelp(std::string help) { last_->SetHelp(std::move(help)); }
-
   bool FollowsRule(const std::string& text, diag::SourceRange at) {
     std::string why;
+    std::string help;
     switch (spec_.rule) {
       case Rule::kLabel:
         why = CheckDns1123Label(text);
-        if (!why.empty() && CheckDns1123Label(KubernetesName(text)).empty()) {
-          Invalid(at, fmt::format("'{}'", text), why);
-          LastHelp(fmt::format("did you mean '{}'?", KubernetesName(text)));
-          return false;
+        // "ML_Team" is one lowercasing away from a valid name.
+        if (CheckDns1123Label(KubernetesName(text)).empty()) {
+          help = fmt::format("did you mean '{}'?", KubernetesName(text));
         }
         break;
       case Rule::kSubdomain: why = CheckDns1123Subdomain(text); break;
@@ -394,7 +393,7 @@ class ArgChecker {
       default: break;
     }
     if (why.empty()) return true;
-    return Invalid(at, fmt::format("'{}'", text), why);
+    return Invalid(at, fmt::format("'{}'", text), why, help);
   }
 
   bool CheckSelectorString(const Value& value) {
@@ -549,7 +548,6 @@ class ArgChecker {
   const DecoratorSpec& decorator_;
   const ArgSpec& spec_;
   diag::Reporter& report_;
-  diag::Diagnostic* last_ = nullptr;
 };
 
 // Checks every argument of one written decorator. Returns false on any error.
