@@ -570,9 +570,7 @@ class Renderer {
                         /*unterminated_unsafe=*/item);
     YAML::Emitter manifest;
     if (spliced) manifest.SetStringFormat(YAML::DoubleQuoted);
-    ir::Step once = step;
-    once.retry.reset();
-    k8s::EmitStepJobSet(manifest, flow_, once, name, strings);
+    k8s::EmitStepJobSet(manifest, flow_, step, name, strings);
     Collect(i, strings);
 
     out_ << YAML::Key << "resource" << YAML::Value << YAML::BeginMap;

@@ -73,11 +73,6 @@ void EmitStepJobSet(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::Step
   out << YAML::EndMap;
   out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   EmitJobSetNetwork(out);
-  if (step.retry && step.retry->times > 0) {
-    out << YAML::Key << "failurePolicy" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "maxRestarts" << YAML::Value << step.retry->times;
-    out << YAML::EndMap;
-  }
   out << YAML::Key << "replicatedJobs" << YAML::Value << YAML::BeginSeq;
   EmitReplicatedJob(out, step, {}, strings);
   out << YAML::EndSeq;

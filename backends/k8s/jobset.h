@@ -28,7 +28,9 @@ void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
 
 // A whole JobSet document named `jobset_name` that runs `step` alone, as Argo
 // and Airflow create it for a @parallel step. `jobset_name` may hold the
-// target's templating (Argo: "{{workflow.name}}-train").
+// target's templating (Argo: "{{workflow.name}}-train"). It has no
+// failurePolicy: the engine that creates it retries the step, with the
+// step's delay, so a JobSet restart would multiply the attempts.
 void EmitStepJobSet(YAML::Emitter& out, const ir::Flow& flow, const ir::Step& step,
                     std::string_view jobset_name, const StringPolicy& strings);
 

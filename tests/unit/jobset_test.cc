@@ -140,7 +140,9 @@ TEST_CASE("a @parallel step's JobSet: N indexed pods, DNS hostnames, restarts, d
   CHECK(js["metadata"]["namespace"].as<std::string>() == "ml");
   CHECK(js["spec"]["network"]["enableDNSHostnames"].as<bool>() == true);
   CHECK(!js["spec"]["network"]["subdomain"]);  // defaults to the JobSet's name
-  CHECK(js["spec"]["failurePolicy"]["maxRestarts"].as<int>() == 2);
+  // @retry belongs to the engine that creates this JobSet (Argo, Airflow),
+  // which waits between attempts; JobSet restarts on top would multiply them.
+  CHECK(!js["spec"]["failurePolicy"]);
   REQUIRE(js["spec"]["replicatedJobs"].size() == 1);
   YAML::Node rjob = js["spec"]["replicatedJobs"][0];
   CHECK(rjob["name"].as<std::string>() == "a");

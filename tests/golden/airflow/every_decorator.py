@@ -44,8 +44,6 @@ metadata:
 spec:
   network:
     enableDNSHostnames: true
-  failurePolicy:
-    maxRestarts: 2
   replicatedJobs:
     - name: neuron-step
       replicas: 1

@@ -71,8 +71,6 @@ metadata:
 spec:
   network:
     enableDNSHostnames: true
-  failurePolicy:
-    maxRestarts: 2
   replicatedJobs:
     - name: train
       replicas: 1
