@@ -129,6 +129,21 @@ std::unique_ptr<Input> Load(const std::string& path, int* status) {
   return input;
 }
 
+// Runs `compile` on each input in turn and returns the worst status. Every
+// file is kept until the diagnostics, which point into it, are printed.
+template <typename Compile>
+int ForEachInput(const Options& options, Compile compile) {
+  DiagnosticPrinter printer(options);
+  int status = kExitOk;
+  std::vector<std::unique_ptr<Input>> inputs;
+  for (const std::string& path : options.inputs) {
+    std::unique_ptr<Input>& input = inputs.emplace_back(Load(path, &status));
+    if (input) status = std::max(status, compile(*input, printer));
+  }
+  printer.Finish();
+  return status;
+}
+
 std::string OutputPathFor(const Options& options, const ir::Flow& flow, bool many) {
   if (options.output.empty() || options.output == "-") return "-";
   if (many || IsDirectory(options.output) || options.output.back() == '/') {
@@ -153,59 +168,39 @@ int RunCompile(const Options& options) {
     std::cerr << "flowc: error: --check compares with a file: give -o PATH\n";
     return kExitUsage;
   }
-  DiagnosticPrinter printer(options);
-  int status = kExitOk;
-  std::vector<std::unique_ptr<Input>> inputs;  // diagnostics point into them
-  for (const std::string& path : options.inputs) {
-    std::unique_ptr<Input>& input = inputs.emplace_back(Load(path, &status));
-    if (!input) continue;
-    std::optional<ir::Flow> flow = Analyze(*input->file, input->diagnostics);
+  return ForEachInput(options, [&](Input& input, DiagnosticPrinter& printer) {
+    std::optional<ir::Flow> flow = Analyze(*input.file, input.diagnostics);
     std::optional<std::string> text;
     if (flow) {
-      diag::Reporter report(input->diagnostics, *input->file);
+      diag::Reporter report(input.diagnostics, *input.file);
       text = Render(*flow, options.target, report);
     }
-    printer.Add(input->diagnostics);
-    if (input->diagnostics.HasErrors() || !text) {
-      status = std::max<int>(status, kExitDiagnostics);
-      continue;
-    }
+    printer.Add(input.diagnostics);  // first: --werror may turn warnings into errors
+    if (input.diagnostics.HasErrors() || !text) return int{kExitDiagnostics};
     std::string out = OutputPathFor(options, *flow, many);
     if (out == "-") {
       std::cout << *text;
-      continue;
+      return int{kExitOk};
     }
     if (options.check) {
       std::string error;
       std::optional<std::string> existing = ReadInput(out, &error);
       std::string diff = UnifiedDiff(existing.value_or(""), *text, existing ? out : "/dev/null",
                                      fmt::format("{} (flowc compile --target {})", out, options.target));
-      if (!diff.empty()) {
-        std::cout << diff;
-        status = std::max<int>(status, kExitDiagnostics);
-      }
-      continue;
+      std::cout << diff;
+      return diff.empty() ? int{kExitOk} : int{kExitDiagnostics};
     }
     std::string error;
-    if (!WriteAtomically(out, *text, &error)) status = std::max(status, IoError(error));
-  }
-  printer.Finish();
-  return status;
+    return WriteAtomically(out, *text, &error) ? int{kExitOk} : IoError(error);
+  });
 }
 
 int RunCheck(const Options& options) {
-  DiagnosticPrinter printer(options);
-  int status = kExitOk;
-  std::vector<std::unique_ptr<Input>> inputs;  // diagnostics point into them
-  for (const std::string& path : options.inputs) {
-    std::unique_ptr<Input>& input = inputs.emplace_back(Load(path, &status));
-    if (!input) continue;
-    Analyze(*input->file, input->diagnostics);
-    printer.Add(input->diagnostics);
-    if (input->diagnostics.HasErrors()) status = std::max<int>(status, kExitDiagnostics);
-  }
-  printer.Finish();
-  return status;
+  return ForEachInput(options, [](Input& input, DiagnosticPrinter& printer) {
+    Analyze(*input.file, input.diagnostics);
+    printer.Add(input.diagnostics);
+    return input.diagnostics.HasErrors() ? int{kExitDiagnostics} : int{kExitOk};
+  });
 }
 
 int RunGraph(const Options& options) {
