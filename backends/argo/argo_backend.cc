@@ -511,9 +511,7 @@ class Renderer {
       k8s::EmitPodMetadataFields(out_, step.pod, strings);
       out_ << YAML::EndMap;
     }
-    ir::Pod without_pull_secrets = step.pod;
-    without_pull_secrets.image_pull_secrets.clear();
-    k8s::EmitPodSpecFields(out_, without_pull_secrets, strings);
+    k8s::EmitPlacementFields(out_, step.pod, strings);
     if (!shared_pull_secrets_ && !step.pod.image_pull_secrets.empty()) {
       YAML::Emitter patch;
       patch << YAML::BeginMap;

@@ -314,13 +314,17 @@ void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPo
   out << YAML::EndSeq;
 }
 
-void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (!pod.service_account_name.empty()) {
     StringField(out, "serviceAccountName", strings.Literal(pod.service_account_name));
   }
   EmitNodeSelector(out, pod, strings);
   EmitTolerations(out, pod, strings);
   EmitVolumes(out, pod, strings);
+}
+
+void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  EmitPlacementFields(out, pod, strings);
   EmitImagePullSecrets(out, pod, strings);
 }
 

@@ -45,6 +45,9 @@ void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringP
 void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 // serviceAccountName, nodeSelector, tolerations, volumes, imagePullSecrets.
 void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+// The same without imagePullSecrets: what an Argo template takes (Argo has
+// pull secrets only for a whole workflow, or in a podSpecPatch).
+void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 // Each of the above pieces alone, for targets (Argo) that place them apart.
 void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);

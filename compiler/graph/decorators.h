@@ -95,8 +95,10 @@ struct FlowDefaults {
 FlowDefaults CheckFlowDecorators(const std::vector<ast::Decorator>& decorators,
                                  diag::Reporter& report);
 
-// Resolves one step's configuration. `step_name` locates errors that belong
-// to the step as a whole (gpu together with trainium, say).
+// Resolves one step's configuration: its own decorators over `defaults`.
+// A conflict between values (gpu together with trainium, say) is reported
+// here only when the step wrote one of them; CheckFlowDecorators reports
+// those the flow alone causes, once.
 std::optional<StepConfig> ResolveStepConfig(const FlowDefaults& defaults, const ast::Step& step,
                                             diag::Reporter& report);
 
