@@ -13,6 +13,7 @@
 
 #include "backends/argo/templating.h"
 #include "backends/k8s/jobset.h"
+#include "backends/k8s/objects.h"
 #include "backends/k8s/pod_yaml.h"
 
 namespace flowc::backends::argo {
@@ -512,10 +513,17 @@ class Renderer {
       out_ << YAML::EndMap;
     }
     k8s::EmitPlacementFields(out_, step.pod, strings);
-    if (!shared_pull_secrets_ && !step.pod.image_pull_secrets.empty()) {
+    // Pod fields an Argo template lacks go in a patch of the pod's spec,
+    // which Argo applies (strategic merge) to the pod it builds:
+    // imagePullSecrets unless the workflow has them, and resourceClaims,
+    // which v3.7 templates do not have (v4 added `resourceClaims`; the patch
+    // is the one form both versions take, and reads the same on both).
+    bool patch_pull_secrets = !shared_pull_secrets_ && !step.pod.image_pull_secrets.empty();
+    if (patch_pull_secrets || !step.pod.resource_claims.empty()) {
       YAML::Emitter patch;
       patch << YAML::BeginMap;
-      k8s::EmitImagePullSecrets(patch, step.pod, strings);
+      if (patch_pull_secrets) k8s::EmitImagePullSecrets(patch, step.pod, strings);
+      k8s::EmitResourceClaims(patch, step.pod, strings);
       patch << YAML::EndMap;
       out_ << YAML::Key << "podSpecPatch" << YAML::Value << YAML::Literal << patch.c_str();
     }
@@ -610,6 +618,9 @@ class ArgoTarget final : public Backend {
     bool ok = Checker(flow, layout, report).Run();
     YAML::Emitter yaml;
     Renderer renderer(flow, layout, yaml);
+    // The objects the pods need come first in the stream (`kubectl apply`
+    // creates them in order); Argo itself never reads them.
+    k8s::EmitObjectDocuments(yaml, flow);
     renderer.WorkflowTemplate();
     if (flow.schedule) renderer.CronWorkflow();
     ok &= renderer.ReportUnsafeLiterals(report);

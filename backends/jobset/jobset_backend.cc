@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/k8s/jobset.h"
+#include "backends/k8s/objects.h"
 #include "backends/k8s/pod_yaml.h"
 #include "compiler/ir/graph_to_ir.h"
 
@@ -285,6 +286,9 @@ class JobSetTarget final : public Backend {
     if (!Checker(flow, report).Run()) return false;
     JobSetStrings strings(flow, flow.k8s_name);
     YAML::Emitter yaml;
+    // The objects the pods need come first, so applying the stream in order
+    // creates them before the JobSet's pods ask for them.
+    k8s::EmitObjectDocuments(yaml, flow);
     EmitFlowJobSet(yaml, flow, strings);
     out.Write(yaml.c_str());
     out.Write("\n");

@@ -146,13 +146,23 @@ void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings
 
 void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
   const ir::Resources& resources = pod.resources;
-  if (resources.requests.empty() && resources.limits.empty()) return;
+  if (resources.requests.empty() && resources.limits.empty() && resources.claims.empty()) return;
   Key(out, "resources");
   out << YAML::Value << YAML::BeginMap;
   // Quantities stay YAML strings ("1", "4096M"): inside a CRD (JobSet, Argo)
   // a number would fail the quantity schema's string pattern.
   StringMap(out, "requests", resources.requests, strings);
   StringMap(out, "limits", resources.limits, strings);
+  if (!resources.claims.empty()) {
+    Key(out, "claims");
+    out << YAML::Value << YAML::BeginSeq;
+    for (const std::string& claim : resources.claims) {
+      out << YAML::BeginMap;
+      StringField(out, "name", strings.Literal(claim));
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
 }
 
@@ -234,6 +244,7 @@ void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
       out << YAML::BeginMap;
       StringField(out, "name", strings.Literal(mount.name));
       StringField(out, "mountPath", strings.Literal(mount.mount_path));
+      if (mount.read_only) out << YAML::Key << "readOnly" << YAML::Value << true;
       out << YAML::EndMap;
     }
     out << YAML::EndSeq;
@@ -248,6 +259,7 @@ void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
     out << YAML::Key << "containerPort" << YAML::Value << *pod.port;
     out << YAML::EndMap << YAML::EndSeq;
   }
+  if (!pod.working_dir.empty()) StringField(out, "workingDir", strings.Literal(pod.working_dir));
   out << YAML::EndMap;
 }
 
@@ -292,6 +304,21 @@ void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& str
         StringField(out, "claimName", strings.Literal(volume.claim_name));
         out << YAML::EndMap;
         break;
+      case ir::Volume::Kind::kConfigMap:
+        Key(out, "configMap");
+        out << YAML::Value << YAML::BeginMap;
+        StringField(out, "name", strings.Literal(volume.claim_name));
+        Key(out, "items");
+        out << YAML::Value << YAML::BeginSeq;
+        for (const auto& [key, path] : volume.items) {
+          out << YAML::BeginMap;
+          StringField(out, "key", strings.Literal(key));
+          StringField(out, "path", strings.Literal(path));
+          out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+        out << YAML::EndMap;
+        break;
     }
     out << YAML::EndMap;
   }
@@ -314,6 +341,19 @@ void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPo
   out << YAML::EndSeq;
 }
 
+void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  if (pod.resource_claims.empty()) return;
+  Key(out, "resourceClaims");
+  out << YAML::Value << YAML::BeginSeq;
+  for (const ir::PodResourceClaim& claim : pod.resource_claims) {
+    out << YAML::BeginMap;
+    StringField(out, "name", strings.Literal(claim.name));
+    StringField(out, "resourceClaimTemplateName", strings.Literal(claim.template_name));
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (!pod.service_account_name.empty()) {
     StringField(out, "serviceAccountName", strings.Literal(pod.service_account_name));
@@ -326,6 +366,7 @@ void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPol
 void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
   EmitPlacementFields(out, pod, strings);
   EmitImagePullSecrets(out, pod, strings);
+  EmitResourceClaims(out, pod, strings);
 }
 
 void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {

@@ -43,16 +43,19 @@ void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringP
 // The container map (`name: main`, image, command, env, envFrom, resources,
 // volumeMounts, imagePullPolicy, securityContext, ports), as one YAML map.
 void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-// serviceAccountName, nodeSelector, tolerations, volumes, imagePullSecrets.
+// serviceAccountName, nodeSelector, tolerations, volumes, imagePullSecrets,
+// resourceClaims.
 void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-// The same without imagePullSecrets: what an Argo template takes (Argo has
-// pull secrets only for a whole workflow, or in a podSpecPatch).
+// The same without imagePullSecrets and resourceClaims: what an Argo template
+// takes (Argo has pull secrets only for a whole workflow, and resource claims
+// only from v4; both go in a podSpecPatch).
 void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 // Each of the above pieces alone, for targets (Argo) that place them apart.
 void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 void EmitNodeSelector(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 
 // A whole PodTemplateSpec (metadata + spec with restartPolicy Never).
 void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "compiler/diag/source.h"
@@ -51,16 +52,27 @@ struct Toleration {
 };
 
 struct Volume {
-  enum class Kind { kMemory, kClaim };
+  enum class Kind { kMemory, kClaim, kConfigMap };
   std::string name;
   Kind kind;
   std::string size_limit;  // kMemory: emptyDir {medium: Memory, sizeLimit}
   std::string claim_name;  // kClaim: persistentVolumeClaim {claimName}
+  // kConfigMap: configMap {name, items: [{key, path}]}; `claim_name` holds
+  // the ConfigMap's name, `items` maps each key to its relative path.
+  KeyValues items{};
 };
 
 struct VolumeMount {
   std::string name;
   std::string mount_path;
+  bool read_only = false;
+};
+
+// A pod-level DRA claim (`spec.resourceClaims[]`), made from a
+// ResourceClaimTemplate for each pod.
+struct PodResourceClaim {
+  std::string name;  // what the container's resources.claims[] names
+  std::string template_name;
 };
 
 // The container's securityContext; unset fields are not emitted.
@@ -75,6 +87,7 @@ struct SecurityContext {
 struct Resources {
   KeyValues requests;  // cpu, memory, ephemeral-storage
   KeyValues limits;    // (Guaranteed: the same three), then accelerators
+  std::vector<std::string> claims;  // names of the pod's resourceClaims it uses
 };
 
 // One step's pod, complete. Empty strings and lists mean "not set": a
@@ -95,6 +108,7 @@ struct Pod {
   std::string image_pull_policy;
   std::optional<SecurityContext> security_context;
   std::optional<int64_t> port;  // containerPort
+  std::string working_dir;
 
   // Pod spec.
   std::string service_account_name;
@@ -102,6 +116,57 @@ struct Pod {
   std::vector<Toleration> tolerations;
   std::vector<Volume> volumes;
   std::vector<std::string> image_pull_secrets;
+  std::vector<PodResourceClaim> resource_claims;
+};
+
+// --- Objects beside the pods (DESIGN.md) -----------------------------------
+// Kubernetes objects some pods need before they start. Their whole content is
+// computed in the lowering, like the pods; backends/k8s/objects.* is the only
+// writer, and a backend only decides how to deliver them.
+
+// Opaque driver configuration of a DRA request (`config[].opaque`).
+struct OpaqueDeviceConfig {
+  std::string driver;       // neuron.aws.com
+  std::string api_version;  // parameters.apiVersion
+  std::string kind;         // parameters.kind: NeuronConfig, UltraServerConfig
+  std::vector<std::pair<std::string, int64_t>> fields;  // logicalNeuronCore: 1
+};
+
+// A resource.k8s.io/v1 ResourceClaimTemplate with one device request.
+struct ResourceClaimTemplate {
+  std::string request_name;     // devices.requests[0].name
+  std::string device_class;     // exactly.deviceClassName
+  std::string allocation_mode;  // "ExactCount" or "All"
+  int64_t count = 0;            // ExactCount only
+  std::vector<std::string> selectors;  // CEL expressions, in order
+  std::string match_attribute;  // a constraint over the request; "" for none
+  std::vector<OpaqueDeviceConfig> configs;
+};
+
+// One file of a ConfigMap: `key` is valid for Kubernetes, `path` is where
+// it lands below the mount.
+struct ConfigMapFile {
+  std::string key;
+  std::string path;
+  std::string content;  // the file's bytes
+  bool binary = false;  // binaryData (base64) instead of data
+};
+
+// An immutable v1 ConfigMap.
+struct ConfigMap {
+  std::vector<ConfigMapFile> files;  // sorted by path
+};
+
+struct Object {
+  std::string name;
+  std::string namespace_;
+  SourceRange range;  // what asked for it first
+  std::variant<ResourceClaimTemplate, ConfigMap> spec;
+
+  const char* kind() const {
+    return std::holds_alternative<ResourceClaimTemplate>(spec) ? "ResourceClaimTemplate"
+                                                               : "ConfigMap";
+  }
 };
 
 struct Retry {
@@ -112,6 +177,9 @@ struct Retry {
 // `@parallel(nodes=N)`: the step runs as a JobSet of N indexed pods.
 struct Parallel {
   int64_t nodes = 1;
+  // A node label whose value every pod of the gang shares, one gang per
+  // value (JobSet's exclusive placement); "" for none.
+  std::string exclusive_topology{};
 };
 
 struct Param {
@@ -157,6 +225,9 @@ struct Step {
   std::optional<size_t> join;        // a branch's closing step
   // The foreach steps whose body holds this step, outermost first.
   std::vector<size_t> enclosing_foreach;
+  // The objects (indexes into Flow::objects) this step's pods need to exist
+  // before they start, in Flow::objects order.
+  std::vector<size_t> objects;
 
   bool is_branch() const { return next.size() > 1; }
 };
@@ -172,6 +243,9 @@ struct Flow {
   // step comes after all its predecessors. steps[0] is `start`, the last is
   // `end`.
   std::vector<Step> steps;
+  // Objects beside the pods, in the order the steps first need them; each
+  // distinct object once.
+  std::vector<Object> objects;
 };
 
 // Environment variables flowc itself sets on a @parallel step's pods.

@@ -47,11 +47,18 @@ Json ContainerJson(const Pod& pod) {
   Json resources = Json::object();
   SetIf(resources, "requests", pod.resources.requests);
   SetIf(resources, "limits", pod.resources.limits);
+  if (!pod.resources.claims.empty()) {
+    Json claims = Json::array();
+    for (const std::string& name : pod.resources.claims) claims.push_back({{"name", name}});
+    resources["claims"] = std::move(claims);
+  }
   if (!resources.empty()) c["resources"] = std::move(resources);
   if (!pod.volume_mounts.empty()) {
     Json mounts = Json::array();
     for (const VolumeMount& m : pod.volume_mounts) {
-      mounts.push_back({{"name", m.name}, {"mountPath", m.mount_path}});
+      Json mount = {{"name", m.name}, {"mountPath", m.mount_path}};
+      if (m.read_only) mount["readOnly"] = true;
+      mounts.push_back(std::move(mount));
     }
     c["volumeMounts"] = std::move(mounts);
   }
@@ -67,6 +74,7 @@ Json ContainerJson(const Pod& pod) {
     c["securityContext"] = std::move(sc);
   }
   if (pod.port) c["ports"] = Json::array({{{"containerPort", *pod.port}}});
+  SetIf(c, "workingDir", pod.working_dir);
   return c;
 }
 
@@ -95,17 +103,90 @@ Json StepJson(const Flow& flow, const Step& step) {
     s["foreach"] = std::move(f);
   }
   if (!step.enclosing_foreach.empty()) s["enclosing_foreach"] = names(step.enclosing_foreach);
-  if (step.parallel) s["parallel"] = {{"nodes", step.parallel->nodes}};
+  if (step.parallel) {
+    Json parallel = {{"nodes", step.parallel->nodes}};
+    SetIf(parallel, "exclusive_topology", step.parallel->exclusive_topology);
+    s["parallel"] = std::move(parallel);
+  }
   if (step.retry) {
     s["retry"] = {{"times", step.retry->times},
                   {"minutes_between_retries", step.retry->minutes_between_retries}};
   }
   if (step.timeout_seconds) s["timeout_seconds"] = *step.timeout_seconds;
+  if (!step.objects.empty()) {
+    Json objects = Json::array();
+    for (size_t i : step.objects) objects.push_back(flow.objects[i].name);
+    s["objects"] = std::move(objects);
+  }
   s["pod"] = PodToJson(step.pod);
   return s;
 }
 
+Json ClaimTemplateSpecJson(const ResourceClaimTemplate& t) {
+  Json exactly;
+  exactly["deviceClassName"] = t.device_class;
+  exactly["allocationMode"] = t.allocation_mode;
+  if (t.allocation_mode == "ExactCount") exactly["count"] = t.count;
+  if (!t.selectors.empty()) {
+    Json selectors = Json::array();
+    for (const std::string& cel : t.selectors) selectors.push_back({{"cel", {{"expression", cel}}}});
+    exactly["selectors"] = std::move(selectors);
+  }
+  Json devices;
+  devices["requests"] = Json::array({{{"name", t.request_name}, {"exactly", std::move(exactly)}}});
+  if (!t.match_attribute.empty()) {
+    devices["constraints"] = Json::array(
+        {{{"requests", Json::array({t.request_name})}, {"matchAttribute", t.match_attribute}}});
+  }
+  if (!t.configs.empty()) {
+    Json configs = Json::array();
+    for (const OpaqueDeviceConfig& c : t.configs) {
+      Json parameters = {{"apiVersion", c.api_version}, {"kind", c.kind}};
+      for (const auto& [key, value] : c.fields) parameters[key] = value;
+      configs.push_back({{"requests", Json::array({t.request_name})},
+                         {"opaque", {{"driver", c.driver}, {"parameters", std::move(parameters)}}}});
+    }
+    devices["config"] = std::move(configs);
+  }
+  return {{"spec", {{"devices", std::move(devices)}}}};
+}
+
+Json ConfigMapJson(const ConfigMap& map) {
+  Json data = Json::object();
+  Json binary = Json::array();
+  for (const ConfigMapFile& f : map.files) {
+    // The IR shows text as it is and binary content by size only: the bytes
+    // reach YAML through the renderer's base64.
+    if (f.binary) {
+      binary.push_back({{"key", f.key}, {"path", f.path}, {"bytes", f.content.size()}});
+    } else {
+      data[f.key] = f.content;
+    }
+  }
+  Json out;
+  out["immutable"] = true;
+  Json paths = Json::array();
+  for (const ConfigMapFile& f : map.files) paths.push_back({{"key", f.key}, {"path", f.path}});
+  out["items"] = std::move(paths);
+  if (!data.empty()) out["data"] = std::move(data);
+  if (!binary.empty()) out["binaryData"] = std::move(binary);
+  return out;
+}
+
 }  // namespace
+
+Json ObjectToJson(const Object& object) {
+  Json out;
+  out["kind"] = object.kind();
+  out["name"] = object.name;
+  SetIf(out, "namespace", object.namespace_);
+  if (const auto* t = std::get_if<ResourceClaimTemplate>(&object.spec)) {
+    out["spec"] = ClaimTemplateSpecJson(*t);
+  } else {
+    out["configMap"] = ConfigMapJson(std::get<ConfigMap>(object.spec));
+  }
+  return out;
+}
 
 Json PodToJson(const Pod& pod) {
   Json metadata = Json::object();
@@ -137,13 +218,29 @@ Json PodToJson(const Pod& pod) {
   if (!pod.volumes.empty()) {
     Json volumes = Json::array();
     for (const Volume& v : pod.volumes) {
-      if (v.kind == Volume::Kind::kMemory) {
-        volumes.push_back({{"name", v.name}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", v.size_limit}}}});
-      } else {
-        volumes.push_back({{"name", v.name}, {"persistentVolumeClaim", {{"claimName", v.claim_name}}}});
+      switch (v.kind) {
+        case Volume::Kind::kMemory:
+          volumes.push_back({{"name", v.name}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", v.size_limit}}}});
+          break;
+        case Volume::Kind::kClaim:
+          volumes.push_back({{"name", v.name}, {"persistentVolumeClaim", {{"claimName", v.claim_name}}}});
+          break;
+        case Volume::Kind::kConfigMap: {
+          Json items = Json::array();
+          for (const auto& [key, path] : v.items) items.push_back({{"key", key}, {"path", path}});
+          volumes.push_back({{"name", v.name}, {"configMap", {{"name", v.claim_name}, {"items", std::move(items)}}}});
+          break;
+        }
       }
     }
     spec["volumes"] = std::move(volumes);
+  }
+  if (!pod.resource_claims.empty()) {
+    Json claims = Json::array();
+    for (const PodResourceClaim& c : pod.resource_claims) {
+      claims.push_back({{"name", c.name}, {"resourceClaimTemplateName", c.template_name}});
+    }
+    spec["resourceClaims"] = std::move(claims);
   }
   spec["containers"] = Json::array({ContainerJson(pod)});
 
@@ -179,6 +276,11 @@ Json FlowToJson(const Flow& flow) {
   Json steps = Json::array();
   for (const Step& step : flow.steps) steps.push_back(StepJson(flow, step));
   out["steps"] = std::move(steps);
+  if (!flow.objects.empty()) {
+    Json objects = Json::array();
+    for (const Object& object : flow.objects) objects.push_back(ObjectToJson(object));
+    out["objects"] = std::move(objects);
+  }
   return out;
 }
 

@@ -16,6 +16,8 @@
 namespace flowc::ir {
 
 nlohmann::ordered_json PodToJson(const Pod& pod);
+// An object beside the pods: kind, name, namespace and its content.
+nlohmann::ordered_json ObjectToJson(const Object& object);
 nlohmann::ordered_json FlowToJson(const Flow& flow);
 // The whole document, indented, with a final newline.
 std::string FlowToJsonText(const Flow& flow);

@@ -1,0 +1,143 @@
+#include "backends/k8s/objects.h"
+
+#include <string_view>
+
+#include "backends/k8s/pod_yaml.h"
+
+namespace flowc::backends::k8s {
+namespace {
+
+void Key(YAML::Emitter& out, std::string_view key) { out << YAML::Key << std::string(key); }
+
+void StringField(YAML::Emitter& out, std::string_view key, std::string_view value) {
+  Key(out, key);
+  out << YAML::Value;
+  EmitString(out, value);
+}
+
+// `requests: [<name>]`, the list every constraint and config names.
+void RequestNames(YAML::Emitter& out, const std::string& request) {
+  Key(out, "requests");
+  out << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  EmitString(out, request);
+  out << YAML::EndSeq;
+}
+
+// resource.k8s.io/v1 ResourceClaimTemplateSpec: `spec: {devices: ...}`.
+void EmitClaimTemplateSpec(YAML::Emitter& out, const ir::ResourceClaimTemplate& t) {
+  Key(out, "spec");
+  out << YAML::Value << YAML::BeginMap;
+  Key(out, "devices");
+  out << YAML::Value << YAML::BeginMap;
+
+  Key(out, "requests");
+  out << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+  StringField(out, "name", t.request_name);
+  Key(out, "exactly");
+  out << YAML::Value << YAML::BeginMap;
+  StringField(out, "deviceClassName", t.device_class);
+  StringField(out, "allocationMode", t.allocation_mode);
+  if (t.allocation_mode == "ExactCount") out << YAML::Key << "count" << YAML::Value << t.count;
+  if (!t.selectors.empty()) {
+    Key(out, "selectors");
+    out << YAML::Value << YAML::BeginSeq;
+    for (const std::string& expression : t.selectors) {
+      out << YAML::BeginMap;
+      Key(out, "cel");
+      out << YAML::Value << YAML::BeginMap;
+      StringField(out, "expression", expression);
+      out << YAML::EndMap << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndMap;  // exactly
+  out << YAML::EndMap << YAML::EndSeq;
+
+  if (!t.match_attribute.empty()) {
+    Key(out, "constraints");
+    out << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    RequestNames(out, t.request_name);
+    StringField(out, "matchAttribute", t.match_attribute);
+    out << YAML::EndMap << YAML::EndSeq;
+  }
+  if (!t.configs.empty()) {
+    Key(out, "config");
+    out << YAML::Value << YAML::BeginSeq;
+    for (const ir::OpaqueDeviceConfig& config : t.configs) {
+      out << YAML::BeginMap;
+      RequestNames(out, t.request_name);
+      Key(out, "opaque");
+      out << YAML::Value << YAML::BeginMap;
+      StringField(out, "driver", config.driver);
+      Key(out, "parameters");
+      out << YAML::Value << YAML::BeginMap;
+      StringField(out, "apiVersion", config.api_version);
+      StringField(out, "kind", config.kind);
+      for (const auto& [key, value] : config.fields) out << YAML::Key << key << YAML::Value << value;
+      out << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndMap;  // devices
+  out << YAML::EndMap;  // spec
+}
+
+void EmitConfigMapContent(YAML::Emitter& out, const ir::ConfigMap& map) {
+  out << YAML::Key << "immutable" << YAML::Value << true;
+  bool text = false, binary = false;
+  for (const ir::ConfigMapFile& f : map.files) (f.binary ? binary : text) = true;
+  if (text) {
+    Key(out, "data");
+    out << YAML::Value << YAML::BeginMap;
+    for (const ir::ConfigMapFile& f : map.files) {
+      if (!f.binary) StringField(out, f.key, f.content);
+    }
+    out << YAML::EndMap;
+  }
+  if (binary) {
+    Key(out, "binaryData");
+    out << YAML::Value << YAML::BeginMap;
+    for (const ir::ConfigMapFile& f : map.files) {
+      if (!f.binary) continue;
+      Key(out, f.key);
+      out << YAML::Value
+          << YAML::Binary(reinterpret_cast<const unsigned char*>(f.content.data()),
+                          f.content.size());
+    }
+    out << YAML::EndMap;
+  }
+}
+
+}  // namespace
+
+void EmitObject(YAML::Emitter& out, const ir::Object& object) {
+  const auto* claim_template = std::get_if<ir::ResourceClaimTemplate>(&object.spec);
+  out << YAML::BeginMap;
+  out << YAML::Key << "apiVersion" << YAML::Value << (claim_template ? kResourceApiVersion : "v1");
+  out << YAML::Key << "kind" << YAML::Value << object.kind();
+  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+  StringField(out, "name", object.name);
+  if (!object.namespace_.empty()) StringField(out, "namespace", object.namespace_);
+  out << YAML::EndMap;
+  if (claim_template) {
+    EmitClaimTemplateSpec(out, *claim_template);
+  } else {
+    EmitConfigMapContent(out, std::get<ir::ConfigMap>(object.spec));
+  }
+  out << YAML::EndMap;
+}
+
+void EmitObjectDocuments(YAML::Emitter& out, const ir::Flow& flow) {
+  for (const ir::Object& object : flow.objects) {
+    EmitObject(out, object);
+    out << YAML::BeginDoc;
+  }
+}
+
+std::string ObjectYaml(const ir::Object& object) {
+  YAML::Emitter out;
+  EmitObject(out, object);
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace flowc::backends::k8s
