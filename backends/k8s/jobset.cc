@@ -12,6 +12,8 @@ constexpr size_t kMaxNameLength = 63;
 // controller appends to a pod's name; the JobSet webhook uses "-abcde".
 constexpr std::string_view kPodNameSuffix = "-abcde";
 
+constexpr const char* kExclusiveTopology = "alpha.jobset.sigs.k8s.io/exclusive-topology";
+
 int64_t PodCount(const ir::Step& step) { return step.parallel ? step.parallel->nodes : 1; }
 
 size_t DecimalDigits(int64_t n) { return fmt::formatted_size("{}", n); }
@@ -39,6 +41,18 @@ void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
     out << YAML::EndSeq;
   }
   out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+  if (step.parallel && !step.parallel->exclusive_topology.empty()) {
+    // One Job per node-label value: the JobSet controller copies this
+    // annotation of the replicated job's template to the Job and its pods,
+    // and its pod webhook makes the follower pods follow the leader's
+    // topology domain (kubernetes-sigs/jobset
+    // pkg/controllers/jobset_controller.go, labelAndAnnotateObject).
+    out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << kExclusiveTopology << YAML::Value;
+    EmitString(out, step.parallel->exclusive_topology);
+    out << YAML::EndMap << YAML::EndMap;
+  }
   out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "completionMode" << YAML::Value << "Indexed";
   // completions is always written: without it the JobSet webhook skips its

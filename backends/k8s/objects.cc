@@ -23,8 +23,11 @@ void RequestNames(YAML::Emitter& out, const std::string& request) {
   out << YAML::EndSeq;
 }
 
-// resource.k8s.io/v1 ResourceClaimTemplateSpec: `spec: {devices: ...}`.
+// resource.k8s.io/v1 ResourceClaimTemplate's `spec`, a ResourceClaimTemplateSpec
+// whose own `spec` is the claim's: `spec: {spec: {devices: ...}}`.
 void EmitClaimTemplateSpec(YAML::Emitter& out, const ir::ResourceClaimTemplate& t) {
+  Key(out, "spec");
+  out << YAML::Value << YAML::BeginMap;
   Key(out, "spec");
   out << YAML::Value << YAML::BeginMap;
   Key(out, "devices");
@@ -79,6 +82,7 @@ void EmitClaimTemplateSpec(YAML::Emitter& out, const ir::ResourceClaimTemplate& 
     out << YAML::EndSeq;
   }
   out << YAML::EndMap;  // devices
+  out << YAML::EndMap;  // spec (the claim's)
   out << YAML::EndMap;  // spec
 }
 

@@ -100,6 +100,16 @@ const std::vector<DecoratorSpec>& Table() {
           {"gpu", ArgType::kInt, 1, kMaxCount},
           {"shared_memory", ArgType::kInt, 1, kMaxMegabytes},
       }},
+      {"neuron", kOnStep | kOnFlow, {
+          {"devices", ArgType::kInt, 1, 16},
+          {"all", ArgType::kBool},
+          {"ultraserver", ArgType::kInt, 1, 4},
+          {"template", ArgType::kString, 0, 0, {}, {}, Rule::kSubdomain},
+          {"connected", ArgType::kBool},
+          {"instance_type", ArgType::kString},
+          {"driver_version", ArgType::kString},
+          {"lnc", ArgType::kInt, 1, 2},
+      }},
       {"parallel", kOnStep, {
           {"nodes", ArgType::kInt, 1, kMaxCount},
       }},
@@ -648,6 +658,9 @@ class Args {
       : spec_(spec), flow_(flow), step_(step) {}
 
   bool present() const { return flow_ != nullptr || step_ != nullptr; }
+  // The step's own decorator, else the flow's.
+  const ast::Decorator* decorator() const { return step_ != nullptr ? step_ : flow_; }
+  bool on_step() const { return step_ != nullptr; }
 
   Resolved Get(std::string_view name) const {
     for (const ast::Decorator* d : {step_, flow_}) {
@@ -1016,6 +1029,31 @@ bool CheckResolved(const StepConfig& c, const std::map<std::string_view, Args>& 
                    "GPUs and AWS Neuron devices are never on the same node; split the work into "
                    "two steps") && ok;
   }
+  const Args& neuron = args.at("neuron");
+  if (neuron.present() && (c.gpu > 0 || c.neuron > 0)) {
+    // Reported where the step wrote one of the two, or once for the flow
+    // when both come from it.
+    std::string_view other = c.gpu > 0 ? "gpu" : trainium != nullptr ? "trainium" : "inferentia";
+    Resolved r = origin(other);
+    if ((step != nullptr) == (r.from_step || neuron.on_step())) {
+      bool at_other = r.from_step || step == nullptr;
+      diag::SourceRange here = at_other ? r.value->range : neuron.decorator()->range;
+      diag::SourceRange there = at_other ? neuron.decorator()->range : r.value->range;
+      auto& d = report(diag::Code::kAcceleratorConflict, here,
+                       c.gpu > 0 ? std::string("a step cannot have both 'gpu' and '@neuron'")
+                                 : fmt::format("'@neuron' and '{}' both ask for Neuron devices",
+                                               other));
+      d.AddNote(there, at_other ? std::string("'@neuron' is written here")
+                                : fmt::format("'{}' is set here", other));
+      d.SetHelp(c.gpu > 0 ? "GPUs and AWS Neuron devices are never on the same node; split the "
+                            "work into two steps"
+                          : fmt::format("keep '@neuron' for clusters that run the Neuron DRA "
+                                        "driver, or '{}' for the device plugin: a node has one "
+                                        "or the other",
+                                        other));
+      ok = false;
+    }
+  }
   if (c.guaranteed) WarnUnsizedGuaranteed(k8s, resources, step, report);
   return CheckMounts(c, k8s, step, report) && ok;
 }
@@ -1054,8 +1092,9 @@ StepConfig Apply(const std::map<std::string_view, Args>& args) {
 }
 
 // Checks on single decorators that involve several of their arguments.
-bool CheckWhole(const ast::Decorator& decorator, diag::Reporter& report) {
+bool CheckWhole(const ast::Decorator& decorator, Placement placement, diag::Reporter& report) {
   const std::string& name = decorator.name.name;
+  if (name == "neuron") return CheckNeuronDecorator(decorator, placement == kOnFlow, report);
   if (name == "parallel" && decorator.arguments.empty()) {
     report(diag::Code::kMissingArgument, decorator.range, "'@parallel' needs 'nodes'")
         .SetHelp("write @parallel(nodes=4) for a gang of four pods");
@@ -1088,7 +1127,10 @@ FlowDefaults CheckFlowDecorators(const std::vector<ast::Decorator>& decorators,
   FlowDefaults defaults;
   bool ok = true;
   for (const ast::Decorator* d : CheckDecorators(decorators, kOnFlow, report, &ok)) {
-    if (!CheckWhole(*d, report)) continue;
+    if (!CheckWhole(*d, kOnFlow, report)) {
+      ok = false;
+      continue;
+    }
     if (d->name.name == "schedule") {
       defaults.schedule = ResolveSchedule(*d, report);
     } else {
@@ -1104,10 +1146,13 @@ std::optional<StepConfig> ResolveStepConfig(const FlowDefaults& defaults, const 
                                             diag::Reporter& report) {
   bool ok = true;
   std::vector<const ast::Decorator*> own = CheckDecorators(step.decorators, kOnStep, report, &ok);
-  for (const ast::Decorator* d : own) ok = CheckWhole(*d, report) && ok;
+  for (const ast::Decorator* d : own) ok = CheckWhole(*d, kOnStep, report) && ok;
   if (!ok) return std::nullopt;
   auto args = ArgsOf(defaults.decorators, own);
   StepConfig config = Apply(args);
+  config.neuron_dra = ResolveNeuron(Find(defaults.decorators, "neuron"), Find(own, "neuron"),
+                                    config.parallel_nodes, report, &ok);
+  if (!ok) return std::nullopt;
   if (!CheckResolved(config, args, &step, report)) return std::nullopt;
   return config;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/diag/diagnostics.h"
+#include "compiler/graph/neuron.h"
 #include "compiler/graph/quantity.h"
 #include "compiler/parse/ast.h"
 
@@ -74,6 +75,7 @@ struct StepConfig {
   std::optional<SecurityContextConfig> security_context;
   KeyValues env;  // @environment vars, in written order
   std::optional<int64_t> parallel_nodes;
+  std::optional<NeuronConfig> neuron_dra;  // @neuron
   std::optional<RetryConfig> retry;
   std::optional<int64_t> timeout_seconds;
 };

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/graph/quantity.h"
+#include "compiler/ir/neuron_claims.h"
 
 namespace flowc::ir {
 namespace {
@@ -33,7 +34,8 @@ bool CoversNeuron(const Toleration& t) {
          (t.effect.empty() || t.effect == "NoSchedule");
 }
 
-Pod LowerPod(const graph::Step& step) {
+// `claim_template`: the ResourceClaimTemplate of the step's @neuron, or "".
+Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
   const graph::StepConfig& c = step.config;
   Pod pod;
   pod.namespace_ = c.namespace_;
@@ -79,6 +81,12 @@ Pod LowerPod(const graph::Step& step) {
   }
   if (c.neuron > 0) pod.resources.limits.emplace_back(kNeuronResource, std::to_string(c.neuron));
   if (c.efa > 0) pod.resources.limits.emplace_back("vpc.amazonaws.com/efa", std::to_string(c.efa));
+  // @neuron: the devices come from a claim, never from the device plugin's
+  // extended resource.
+  if (!claim_template.empty()) {
+    pod.resources.claims.push_back(kNeuronClaim);
+    pod.resource_claims.push_back(PodResourceClaim{kNeuronClaim, claim_template});
+  }
 
   if (c.shared_memory_mib) {
     pod.volumes.push_back(
@@ -110,7 +118,8 @@ Pod LowerPod(const graph::Step& step) {
     pod.tolerations.push_back(Toleration{t.key, t.op, t.value, t.effect, t.toleration_seconds});
     neuron_covered = neuron_covered || CoversNeuron(pod.tolerations.back());
   }
-  if (c.neuron > 0 && !neuron_covered) {
+  // Neuron nodes keep their taint under DRA too.
+  if ((c.neuron > 0 || c.neuron_dra) && !neuron_covered) {
     pod.tolerations.push_back(Toleration{kNeuronResource, "Exists", "", "NoSchedule", std::nullopt});
   }
   pod.image_pull_secrets = c.image_pull_secrets;
@@ -140,6 +149,20 @@ nlohmann::json ValueJson(const ast::Value& v) {
     }
     default: return nullptr;
   }
+}
+
+// The index of `object` in flow.objects, adding it unless an object of that
+// kind, name and namespace is there already (names derive from content).
+size_t AddObject(Flow& flow, Object object) {
+  for (size_t i = 0; i < flow.objects.size(); ++i) {
+    const Object& o = flow.objects[i];
+    if (o.name == object.name && o.namespace_ == object.namespace_ &&
+        o.spec.index() == object.spec.index()) {
+      return i;
+    }
+  }
+  flow.objects.push_back(std::move(object));
+  return flow.objects.size() - 1;
 }
 
 }  // namespace
@@ -190,12 +213,30 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
     step.name = s.name;
     step.k8s_name = s.k8s_name;
     step.range = s.range;
-    step.pod = LowerPod(s);
+    std::string claim_template;
+    if (const auto& neuron = s.config.neuron_dra) {
+      claim_template = neuron->template_name;
+      if (claim_template.empty()) {
+        ResourceClaimTemplate t = NeuronClaimTemplate(*neuron);
+        claim_template = NeuronClaimTemplateName(flow.k8s_name, t);
+        step.objects.push_back(
+            AddObject(flow, Object{claim_template, s.config.namespace_, neuron->range, std::move(t)}));
+      }
+    }
+    step.pod = LowerPod(s, claim_template);
     if (s.config.retry) {
       step.retry = Retry{s.config.retry->times, s.config.retry->minutes_between_retries};
     }
     step.timeout_seconds = s.config.timeout_seconds;
     if (s.config.parallel_nodes) step.parallel = Parallel{*s.config.parallel_nodes};
+    // A gang on an UltraServer is placed on the nodes of one: JobSet puts
+    // each Job of the replicated job on one value of this node label
+    // (kubernetes-sigs/jobset pkg/controllers/jobset_controller.go reads
+    // the exclusive-topology annotation of the replicated job's template).
+    if (s.config.neuron_dra && s.config.neuron_dra->ultraserver > 1) {
+      step.parallel->exclusive_topology =
+          kUltraServerTopologyPrefix + std::to_string(s.config.neuron_dra->ultraserver);
+    }
     step.next = map(s.next);
     step.predecessors = map(s.predecessors);
     std::sort(step.predecessors.begin(), step.predecessors.end());

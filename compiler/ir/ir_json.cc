@@ -148,7 +148,7 @@ Json ClaimTemplateSpecJson(const ResourceClaimTemplate& t) {
     }
     devices["config"] = std::move(configs);
   }
-  return {{"spec", {{"devices", std::move(devices)}}}};
+  return {{"spec", {{"devices", std::move(devices)}}}};  // the template's spec.spec
 }
 
 Json ConfigMapJson(const ConfigMap& map) {
@@ -181,7 +181,7 @@ Json ObjectToJson(const Object& object) {
   out["name"] = object.name;
   SetIf(out, "namespace", object.namespace_);
   if (const auto* t = std::get_if<ResourceClaimTemplate>(&object.spec)) {
-    out["spec"] = ClaimTemplateSpecJson(*t);
+    out["spec"] = ClaimTemplateSpecJson(*t);  // {spec: {devices}}, as in Kubernetes
   } else {
     out["configMap"] = ConfigMapJson(std::get<ConfigMap>(object.spec));
   }

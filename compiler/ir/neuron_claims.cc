@@ -1,0 +1,69 @@
+#include "compiler/ir/neuron_claims.h"
+
+#include <openssl/sha.h>
+
+#include <fmt/format.h>
+
+#include "compiler/ir/ir_json.h"
+
+namespace flowc::ir {
+namespace {
+
+// The parameters' apiVersion, as DSL.md fixes it from the AWS Neuron DRA
+// documentation's examples (aws-neuron/aws-neuron-sdk,
+// containers/files/specs/lnc-setting-trn2.yaml).
+constexpr const char* kNeuronConfigApiVersion = "neuron.aws.com/v1alphav1";
+
+std::string Attribute(std::string_view name) {
+  return fmt::format("device.attributes['{}'].{}", kNeuronDriver, name);
+}
+
+OpaqueDeviceConfig Config(std::string kind, std::string field, int64_t value) {
+  return OpaqueDeviceConfig{kNeuronDriver, kNeuronConfigApiVersion, std::move(kind),
+                            {{std::move(field), value}}};
+}
+
+}  // namespace
+
+ResourceClaimTemplate NeuronClaimTemplate(const graph::NeuronConfig& n) {
+  ResourceClaimTemplate t;
+  t.request_name = kNeuronClaim;
+  t.device_class = kNeuronDriver;
+  if (n.all) {
+    t.allocation_mode = "All";
+  } else {
+    t.allocation_mode = "ExactCount";
+    // An UltraServer request is one `neuron_node` device: the node itself,
+    // with the UltraServer mode as its config (containers/files/specs/
+    // us-and-lnc-config.yaml).
+    t.count = n.ultraserver > 0 ? 1 : n.devices;
+  }
+  // The values are CEL-safe (CheckNeuronDecorator refuses anything else).
+  if (n.ultraserver > 0) t.selectors.push_back(Attribute("resourceType") + " == 'neuron_node'");
+  if (!n.instance_type.empty()) {
+    t.selectors.push_back(fmt::format("{} == '{}'", Attribute("instanceType"), n.instance_type));
+  }
+  if (!n.driver_version.empty()) {
+    t.selectors.push_back(
+        fmt::format("{} == '{}'", Attribute("neuronDriverVersion"), n.driver_version));
+  }
+  // A connected set: every device shares the id of one device group of that
+  // size (containers/files/specs/1x4-connected-devices.yaml).
+  if (n.connected) t.match_attribute = fmt::format("resource.aws.com/devicegroup{}_id", n.devices);
+  if (n.ultraserver > 0) t.configs.push_back(Config("UltraServerConfig", "ultraserverMode", n.ultraserver));
+  if (n.lnc) t.configs.push_back(Config("NeuronConfig", "logicalNeuronCore", *n.lnc));
+  return t;
+}
+
+std::string NeuronClaimTemplateName(std::string_view flow_k8s_name,
+                                    const ResourceClaimTemplate& claim_template) {
+  Object object{"", "", {}, claim_template};
+  std::string content = ObjectToJson(object).dump();
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(content.data()), content.size(), digest);
+  std::string hex;
+  for (int i = 0; i < 5; ++i) hex += fmt::format("{:02x}", digest[i]);
+  return fmt::format("{}-neuron-{}", flow_k8s_name, hex);
+}
+
+}  // namespace flowc::ir
