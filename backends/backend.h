@@ -33,7 +33,8 @@ class StringSink : public OutputSink {
 };
 
 // Flow shapes a target may or may not express. The driver checks them all in
-// one place (CheckCapabilities) before a backend runs.
+// one place (CheckCapabilities), then runs the backend all the same, for its
+// own diagnostics, and drops its output: Emit must not assume a capability.
 enum Capability : unsigned {
   kForeach = 1u << 0,
   kParallel = 1u << 1,

@@ -916,7 +916,8 @@ class AirflowTarget final : public Backend {
     for (const ir::Step& step : flow.steps) {
       if (step.parallel) {
         size_t length = JobSetBaseName(flow, step).size() + kJobSetSuffixLength;
-        ok = k8s::CheckJobSetNames(length, step, report) && ok;
+        k8s::JobSetName name{length, 1, 1, "<flow>-<step>-<8 hex digits>"};
+        ok = k8s::CheckJobSetNames(flow, step, name, report) && ok;
       }
     }
     Plan plan;

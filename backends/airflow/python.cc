@@ -129,6 +129,7 @@ void AppendJinjaLiteral(std::string& out, std::string_view text, bool last) {
 void AppendSegment(std::string& out, const ir::Segment& segment, const JinjaScope& scope,
                    bool last) {
   switch (segment.kind) {
+    case ir::Segment::Kind::kGang:  // never in the IR: lowered to literal `$(FLOWC_...)`
     case ir::Segment::Kind::kLiteral:
       AppendJinjaLiteral(out, segment.text, last);
       break;

@@ -189,7 +189,10 @@ class Checker {
     CheckSchedule();
     for (const ir::Step& step : flow_.steps) {
       CheckForeachItems(step);
-      if (step.parallel) ok_ &= k8s::CheckJobSetNames(JobSetNameLength(step), step, report_);
+      if (step.parallel) {
+        ok_ &= k8s::CheckJobSetNames(flow_, step, {JobSetNameLength(step), 1, 1, JobSetForm(step)},
+                                     report_);
+      }
     }
     if (layout_.template_count() > kMaxTemplates) {
       ok_ = false;
@@ -199,6 +202,15 @@ class Checker {
           .SetHelp("split the flow into smaller flows");
     }
     return ok_;
+  }
+
+  // How the JobSet of a @parallel step is named, for a diagnostic.
+  std::string_view JobSetForm(const ir::Step& step) const {
+    if (HasIterationSuffix(step)) {
+      return flow_.schedule ? "<flow>-<10-digit time>-<step>-<5 hex digits>"
+                            : "<flow>-<5 random characters>-<step>-<5 hex digits>";
+    }
+    return flow_.schedule ? "<flow>-<10-digit time>-<step>" : "<flow>-<5 random characters>-<step>";
   }
 
   // The longest name the JobSet of a @parallel step gets at run time.

@@ -104,6 +104,7 @@ FirstPassView ViewOf(std::vector<Piece> pieces) {
   for (size_t i = 0; i < view.pieces.size(); ++i) {
     const Piece& piece = view.pieces[i];
     switch (piece.segment.kind) {
+      case Segment::Kind::kGang:  // never in the IR: lowered to literal `$(FLOWC_...)`
       case Segment::Kind::kLiteral:
         view.Append(piece.segment.text, FirstPassView::Origin::kLiteral, i);
         break;
@@ -230,6 +231,7 @@ std::string TranslateText(const ir::Text& text, RefStyle style) {
   for (size_t i = 0; i < pieces.size(); ++i) {
     const Piece& piece = pieces[i];
     switch (piece.segment.kind) {
+      case Segment::Kind::kGang:  // never in the IR: lowered to literal `$(FLOWC_...)`
       case Segment::Kind::kLiteral:
         out += EscapeLiteral(piece.segment.text, /*tag_follows=*/i + 1 < pieces.size());
         break;

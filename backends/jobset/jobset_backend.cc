@@ -71,6 +71,7 @@ class JobSetStrings final : public k8s::StringPolicy {
     std::string out;
     for (const graph::Segment& segment : text.segments) {
       switch (segment.kind) {
+        case graph::Segment::Kind::kGang:  // never in the IR: lowered to literal `$(FLOWC_...)`
         case graph::Segment::Kind::kLiteral:
           AppendEscaped(out, segment.text);
           break;
@@ -111,7 +112,8 @@ class Checker {
     CheckNamespace();
     for (const ir::Step& step : flow_.steps) {
       CheckParams(step);
-      ok_ &= k8s::CheckJobSetNames(flow_.k8s_name.size(), step, report_);
+      // The flow's one JobSet is named after the flow.
+      ok_ &= k8s::CheckJobSetNames(flow_, step, {flow_.k8s_name.size(), 1, 0, "<flow>"}, report_);
       CheckDependencies(step);
     }
     CheckRetries();

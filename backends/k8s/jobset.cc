@@ -1,6 +1,11 @@
 #include "backends/k8s/jobset.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace flowc::backends::k8s {
 namespace {
@@ -17,6 +22,42 @@ constexpr const char* kExclusiveTopology = "alpha.jobset.sigs.k8s.io/exclusive-t
 int64_t PodCount(const ir::Step& step) { return step.parallel ? step.parallel->nodes : 1; }
 
 size_t DecimalDigits(int64_t n) { return fmt::formatted_size("{}", n); }
+
+std::string Characters(size_t n) { return fmt::format("{} character{}", n, n == 1 ? "" : "s"); }
+
+std::string_view Times(size_t n) { return n == 1 ? "" : n == 2 ? "twice " : "thrice "; }
+
+// What to shorten so that a pod name of `length` characters fits: the step's
+// name alone, the flow's alone, or both. Each character of a name counts
+// once per copy of it in the pod name (the step's twice where the JobSet is
+// named after the step too), and the target's own characters cannot shrink;
+// nor can the names 'start' and 'end', which the language fixes.
+std::string ShortenHelp(const ir::Flow& flow, const ir::Step& step, const JobSetName& name,
+                        size_t length) {
+  const size_t flow_uses = name.flow_uses;
+  const size_t step_uses = name.step_uses + 1;  // and the replicated Job's name
+  const size_t flow_part = flow_uses * flow.k8s_name.size();
+  const size_t step_part = step_uses * step.k8s_name.size();
+  const size_t budget = kMaxNameLength - std::min(kMaxNameLength, length - flow_part - step_part);
+  const bool step_renamable = step.name != "start" && step.name != "end";
+  std::vector<std::string> options;
+  if (step_renamable && flow_part + step_uses <= budget) {
+    options.push_back(fmt::format("the step name '{}' to at most {}", step.name,
+                                  Characters((budget - flow_part) / step_uses)));
+  }
+  if (flow_uses > 0 && step_part + flow_uses <= budget) {
+    options.push_back(fmt::format("the flow name '{}' to at most {}", flow.name,
+                                  Characters((budget - step_part) / flow_uses)));
+  }
+  if (!options.empty()) return fmt::format("shorten {}", fmt::join(options, ", or "));
+  if (step_renamable && flow_uses + step_uses <= budget) {
+    return fmt::format("shorten both names: the flow name plus {}the step name come to {}, and "
+                       "at most {} fit",
+                       Times(step_uses), Characters(flow_part + step_part), budget);
+  }
+  return fmt::format("the rest of the pod name takes {}: even one-character names would not fit",
+                     Characters(length - flow_part - step_part));
+}
 
 }  // namespace
 
@@ -110,18 +151,20 @@ size_t JobSetPodNameLength(size_t jobset_name_length, const ir::Step& step) {
          DecimalDigits(PodCount(step) - 1) + kPodNameSuffix.size();
 }
 
-bool CheckJobSetNames(size_t jobset_name_length, const ir::Step& step, diag::Reporter& report) {
+bool CheckJobSetNames(const ir::Flow& flow, const ir::Step& step, const JobSetName& name,
+                      diag::Reporter& report) {
   // The pod name extends the Job name (`<jobset>-<rjob>-0`), so checking the
   // pod name checks both.
-  const size_t length = JobSetPodNameLength(jobset_name_length, step);
+  const size_t length = JobSetPodNameLength(name.length, step);
   if (length <= kMaxNameLength) return true;
   report(diag::Code::kNameTooLong, step.range,
          fmt::format("the pods of step '{}' would have {}-character names in a JobSet; "
                      "Kubernetes allows at most {}",
                      step.name, length, kMaxNameLength))
-      .AddNote("a JobSet names each pod '<jobset>-<step>-0-<pod index>-<5 random characters>'")
-      .SetHelp(fmt::format("shorten the flow name or the step name by at least {} character{}",
-                           length - kMaxNameLength, length - kMaxNameLength == 1 ? "" : "s"));
+      .AddNote(fmt::format("a JobSet names each pod '<jobset>-<step>-0-<pod index>-<5 random "
+                           "characters>', and this one is named '{}'",
+                           name.form))
+      .SetHelp(ShortenHelp(flow, step, name, length));
   return false;
 }
 

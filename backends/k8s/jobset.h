@@ -34,9 +34,22 @@ void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
 void EmitStepJobSet(YAML::Emitter& out, const ir::Flow& flow, const ir::Step& step,
                     std::string_view jobset_name, const StringPolicy& strings);
 
+// How a target names the JobSet that runs a step: at most `length`
+// characters, holding `flow_uses` copies of the flow's Kubernetes name and
+// `step_uses` of the step's; the rest is the target's own. `form` spells it
+// for a note: "<flow>", "<flow>-<step>-<8 hex digits>".
+struct JobSetName {
+  size_t length = 0;
+  size_t flow_uses = 0;
+  size_t step_uses = 0;
+  std::string_view form;
+};
+
 // Reports, at the step, a Job or pod name that would exceed Kubernetes' 63
-// characters for a JobSet named with `jobset_name_length` characters.
-bool CheckJobSetNames(size_t jobset_name_length, const ir::Step& step, diag::Reporter& report);
+// characters in a JobSet named `name`; the help says how short the flow's or
+// the step's name must become, counting each copy of it in the pod's name.
+bool CheckJobSetNames(const ir::Flow& flow, const ir::Step& step, const JobSetName& name,
+                      diag::Reporter& report);
 
 // The length of the longest pod name of `step` in a JobSet whose name has
 // `jobset_name_length` characters: `<jobset>-<step>-0-<N-1>-<5 random>`.

@@ -36,10 +36,13 @@ std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
   if (target == "ir") return ir::FlowToJsonText(flow);
   const backends::Backend* backend = backends::FindBackend(target);
   if (backend == nullptr) return std::nullopt;  // the command line checked the name
-  if (!backends::CheckCapabilities(flow, *backend, report)) return std::nullopt;
+  // What the target lacks and what its own checks find are one phase: both
+  // are reported in one run (a @schedule on --target jobset must not hide a
+  // name that is too long), and the output of a flow with either is dropped.
+  bool capable = backends::CheckCapabilities(flow, *backend, report);
   backends::StringSink sink;
   size_t errors = report.diagnostics().error_count();
-  if (!backend->Emit(flow, backends::EmitOptions{}, sink, report)) return std::nullopt;
+  if (!backend->Emit(flow, backends::EmitOptions{}, sink, report) || !capable) return std::nullopt;
   if (report.diagnostics().error_count() > errors) return std::nullopt;
   if (backend->extension() == ".yaml") backends::WarnOversizedObjects(flow, sink.text(), report);
   return sink.text();

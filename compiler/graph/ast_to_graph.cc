@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 
 #include "compiler/diag/suggest.h"
+#include "compiler/graph/gang_references.h"
 #include "compiler/graph/graph.h"
 #include "compiler/graph/names.h"
+#include "compiler/graph/params.h"
 #include "compiler/parse/strings.h"
 
 namespace flowc::graph {
@@ -36,7 +38,7 @@ class GraphBuilder {
     flow_.range = ast_.name.range;
     flow_.k8s_name = KubernetesName(flow_.name);
     CheckName("flow", flow_.name, flow_.k8s_name, flow_.range);
-    BuildParams();
+    flow_.params = BuildParams(ast_.params, report_);
     FlowDefaults defaults = CheckFlowDecorators(ast_.decorators, report_);
     flow_.schedule = defaults.schedule;
     BuildSteps(defaults);
@@ -47,6 +49,7 @@ class GraphBuilder {
       shape_ok_ = MatchSplits();
     }
     CheckReferences();
+    CheckGangReferences(ast_, report_);
     CheckNameCollisions();
     if (report_.diagnostics().HasErrors()) return std::nullopt;
     return std::move(flow_);
@@ -83,100 +86,6 @@ class GraphBuilder {
             .SetHelp("rename one of them");
       }
     }
-  }
-
-  // --- params ------------------------------------------------------------
-  void BuildParams() {
-    std::unordered_map<std::string_view, size_t> seen;
-    for (const ast::Param& p : ast_.params) {
-      auto [it, inserted] = seen.emplace(p.name.name, flow_.params.size());
-      if (!inserted) {
-        report_(Code::kDuplicateParam, p.name.range,
-                fmt::format("param '{}' is declared twice", p.name.name))
-            .AddNote(flow_.params[it->second].range, "first declared here");
-        continue;
-      }
-      Param param;
-      param.name = p.name.name;
-      param.range = p.name.range;
-      if (p.name.name == "item" || p.name.name == "run_id") {
-        report_(Code::kDuplicateParam, p.name.range,
-                fmt::format("'{}' is a reserved reference and cannot name a param", p.name.name))
-            .SetHelp("choose another name");
-      }
-      bool type_known = true;
-      if (p.type) {
-        static const std::vector<std::pair<std::string_view, Param::Type>> kTypes = {
-            {"str", Param::Type::kStr},     {"int", Param::Type::kInt},
-            {"float", Param::Type::kFloat}, {"bool", Param::Type::kBool},
-            {"list", Param::Type::kList}};
-        auto it2 = std::find_if(kTypes.begin(), kTypes.end(),
-                                [&](const auto& t) { return t.first == p.type->name; });
-        if (it2 == kTypes.end()) {
-          auto& d = report_(Code::kParamType, p.type->range,
-                            fmt::format("unknown param type '{}'", p.type->name));
-          static const std::unordered_map<std::string_view, std::string_view> kAliases = {
-              {"string", "str"}, {"integer", "int"}, {"boolean", "bool"}, {"double", "float"},
-              {"number", "float"}, {"array", "list"}};
-          auto alias = kAliases.find(p.type->name);
-          std::vector<std::string_view> names = {"str", "int", "float", "bool", "list"};
-          std::string hint = alias != kAliases.end()
-                                 ? fmt::format("did you mean '{}'?", alias->second)
-                                 : diag::DidYouMean(p.type->name, names);
-          d.SetHelp(hint.empty() ? "types are str, int, float, bool and list" : hint);
-          type_known = false;
-        } else {
-          param.type = it2->second;
-        }
-      }
-      if (p.default_value) {
-        const ast::Value& v = *p.default_value;
-        if (!p.type) param.type = InferType(v);
-        if (type_known && !DefaultMatches(param.type, v)) {
-          auto& d = report_(Code::kParamType, v.range,
-                            fmt::format("param '{}' is of type '{}' but its default is {} {}",
-                                        param.name, ParamTypeName(param.type),
-                                        v.kind == Kind::kInt ? "an" : "a", ast::KindName(v.kind)));
-          bool numeric = (param.type == Param::Type::kInt || param.type == Param::Type::kFloat) &&
-                         v.kind == Kind::kString && !v.string.empty() &&
-                         v.string.find_first_not_of("-0123456789.eE") == std::string::npos;
-          if (numeric) {
-            d.SetHelp(fmt::format("write the number without quotes: param {}: {} = {}", param.name,
-                                  ParamTypeName(param.type), v.string));
-          } else if (param.type == Param::Type::kBool) {
-            d.SetHelp("write true or false");
-          }
-        }
-        param.default_value = v;
-      }
-      flow_.params.push_back(std::move(param));
-    }
-  }
-
-  static Param::Type InferType(const ast::Value& v) {
-    switch (v.kind) {
-      case Kind::kInt: return Param::Type::kInt;
-      case Kind::kFloat: return Param::Type::kFloat;
-      case Kind::kBool: return Param::Type::kBool;
-      case Kind::kList: return Param::Type::kList;
-      default: return Param::Type::kStr;
-    }
-  }
-
-  static bool IsScalar(const ast::Value& v) {
-    return v.kind == Kind::kString || v.is_number() || v.kind == Kind::kBool;
-  }
-
-  static bool DefaultMatches(Param::Type type, const ast::Value& v) {
-    switch (type) {
-      case Param::Type::kStr: return v.kind == Kind::kString;
-      case Param::Type::kInt: return v.kind == Kind::kInt;
-      case Param::Type::kFloat: return v.is_number();
-      case Param::Type::kBool: return v.kind == Kind::kBool;
-      case Param::Type::kList:
-        return v.kind == Kind::kList && std::all_of(v.items.begin(), v.items.end(), IsScalar);
-    }
-    return false;
   }
 
   const Param* FindParam(std::string_view name) const {
@@ -316,7 +225,7 @@ class GraphBuilder {
           .SetHelp("list at least one element");
     }
     for (const ast::Value& item : list.items) {
-      if (!IsScalar(item)) {
+      if (!IsScalarValue(item)) {
         report_(Code::kForeachSource, item.range,
                 fmt::format("foreach lists strings, numbers or booleans, found {}",
                             ast::KindName(item.kind)));

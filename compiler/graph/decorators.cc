@@ -9,6 +9,7 @@
 
 #include "compiler/diag/suggest.h"
 #include "compiler/graph/names.h"
+#include "compiler/graph/timezone.h"
 
 namespace flowc::graph {
 namespace {
@@ -916,16 +917,7 @@ std::optional<ScheduleConfig> ResolveSchedule(const ast::Decorator& decorator,
     return std::nullopt;
   }
   if (auto* v = a["timezone"]) {
-    bool ok = std::all_of(v->string.begin(), v->string.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '_' || c == '-' ||
-             c == '+';
-    });
-    if (!ok) {
-      report(diag::Code::kInvalidSchedule, v->range,
-             fmt::format("'{}' is not an IANA time zone name", v->string))
-          .SetHelp("write a name such as \"Europe/Berlin\" or \"UTC\"");
-      return std::nullopt;
-    }
+    if (!CheckTimeZone(*v, report)) return std::nullopt;
     schedule.timezone = v->string;
   }
   return schedule;

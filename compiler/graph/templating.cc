@@ -36,6 +36,7 @@ std::string Text::ToFlowString() const {
       case Segment::Kind::kParam: out += "{{" + s.text + "}}"; break;
       case Segment::Kind::kItem: out += "{{item}}"; break;
       case Segment::Kind::kRunId: out += "{{run_id}}"; break;
+      case Segment::Kind::kGang: out += "{{" + s.text + "}}"; break;
     }
   }
   return out;
@@ -60,16 +61,41 @@ Text SplitReferences(std::string_view text) {
       continue;
     }
     flush(i);
-    Segment::Kind kind = name == "item"     ? Segment::Kind::kItem
-                         : name == "run_id" ? Segment::Kind::kRunId
-                                            : Segment::Kind::kParam;
-    out.segments.push_back(
-        Segment{kind, kind == Segment::Kind::kParam ? std::string(name) : std::string(), i, length});
+    Segment::Kind kind = name == "item"                ? Segment::Kind::kItem
+                         : name == "run_id"            ? Segment::Kind::kRunId
+                         : IsGangReferenceName(name)   ? Segment::Kind::kGang
+                                                       : Segment::Kind::kParam;
+    bool named = kind == Segment::Kind::kParam || kind == Segment::Kind::kGang;
+    out.segments.push_back(Segment{kind, named ? std::string(name) : std::string(), i, length});
     literal_start = i + length;
     i = text.find("{{", literal_start);
   }
   flush(text.size());
   return out;
+}
+
+Text SplitGangReferences(std::string_view text) {
+  Text out;
+  for (Segment& s : SplitReferences(text).segments) {
+    if (s.kind == Segment::Kind::kGang) {
+      out.segments.push_back(std::move(s));
+      continue;
+    }
+    // Anything else is the text as written, joined to the literal before it.
+    std::string_view written = text.substr(s.offset, s.length);
+    if (!out.segments.empty() && out.segments.back().kind == Segment::Kind::kLiteral) {
+      out.segments.back().text += written;
+      out.segments.back().length += s.length;
+    } else {
+      out.segments.push_back(
+          Segment{Segment::Kind::kLiteral, std::string(written), s.offset, s.length});
+    }
+  }
+  return out;
+}
+
+bool IsGangReferenceName(std::string_view name) {
+  return name == "num_nodes" || name == "node_index" || name == "main_addr";
 }
 
 }  // namespace flowc::graph

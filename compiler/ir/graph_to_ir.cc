@@ -16,16 +16,50 @@ int64_t DefaultTmpfsMib(const graph::Quantity& memory) {
   return static_cast<int64_t>(std::ceil(memory.bytes / 2 / 1048576.0));
 }
 
+// The pod's own variable a gang reference reads (DSL.md "Gang references").
+const char* GangVariable(const std::string& name) {
+  if (name == "num_nodes") return kEnvNumNodes;
+  if (name == "node_index") return kEnvNodeIndex;
+  return kEnvMainAddr;
+}
+
+// Escapes the literal text for kubelet and turns each gang reference into
+// kubelet's `$(FLOWC_...)`, joined to the literal text around it: from here
+// on it is text that every target carries as written, and kubelet expands it
+// in the container's command and env alike.
 Text EscapeText(const Text& text) {
-  Text out = text;
-  for (size_t i = 0; i < out.segments.size(); ++i) {
-    Segment& s = out.segments[i];
-    if (s.kind != Segment::Kind::kLiteral) continue;
-    s.text = EscapeDollars(s.text);
-    // A value substituted later may start with `(` or `$`: a `$` just
-    // before a reference is escaped too, whatever the value turns out to be.
-    if (i + 1 < out.segments.size() && !s.text.empty() && s.text.back() == '$') s.text += '$';
+  Text out;
+  auto append_literal = [&](const std::string& literal) {
+    if (!out.segments.empty() && out.segments.back().kind == Segment::Kind::kLiteral) {
+      out.segments.back().text += literal;
+    } else {
+      out.segments.push_back(Segment{Segment::Kind::kLiteral, literal});
+    }
+  };
+  for (size_t i = 0; i < text.segments.size(); ++i) {
+    const Segment& s = text.segments[i];
+    if (s.kind == Segment::Kind::kGang) {
+      append_literal(fmt::format("$({})", GangVariable(s.text)));
+    } else if (s.kind == Segment::Kind::kLiteral) {
+      std::string literal = EscapeDollars(s.text);
+      // A value substituted later may start with `(` or `$`, and a gang
+      // reference starts with `$(`: a `$` just before a reference is escaped
+      // too, whatever follows.
+      if (i + 1 < text.segments.size() && !literal.empty() && literal.back() == '$') {
+        literal += '$';
+      }
+      append_literal(literal);
+    } else {
+      out.segments.push_back(s);
+    }
   }
+  return out;
+}
+
+// An @environment value: literal text but for its gang references.
+std::string EnvValue(const std::string& value) {
+  std::string out;
+  for (const Segment& s : EscapeText(graph::SplitGangReferences(value)).segments) out += s.text;
   return out;
 }
 
@@ -49,18 +83,13 @@ Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
   }
   for (const Text& arg : step.command) pod.command.push_back(EscapeText(arg));
 
-  bool user_tmpdir = false;
-  for (const auto& [name, value] : c.env) {
-    pod.env.push_back(EnvVar{name, EscapeDollars(value), ""});
-    user_tmpdir = user_tmpdir || name == "TMPDIR";
-  }
-  if (c.use_tmpfs && c.tmpfs_tempdir && !user_tmpdir) {
-    pod.env.push_back(EnvVar{"TMPDIR", EscapeDollars(c.tmpfs_path), ""});
-  }
   if (c.parallel_nodes) {
-    // The JobSet's name is read from the pod's own label, so the pod is the
-    // same whatever the target names the JobSet; Kubernetes expands
-    // $(FLOWC_JOBSET_NAME) in the variables after it.
+    // flowc's own variables come first: kubelet expands `$(VAR)` only for a
+    // VAR defined earlier in the list (kubernetes.io/docs/tasks/
+    // inject-data-application/define-interdependent-environment-variables:
+    // UNCHANGED_REFERENCE), and the user's values may read them through gang
+    // references. The JobSet's name is read from the pod's own label,
+    // so the pod is the same whatever the target names the JobSet.
     pod.env.push_back(
         EnvVar{kEnvJobSetName, "", "metadata.labels['jobset.sigs.k8s.io/jobset-name']"});
     pod.env.push_back(EnvVar{kEnvNumNodes, std::to_string(*c.parallel_nodes), ""});
@@ -69,6 +98,14 @@ Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
     pod.env.push_back(EnvVar{kEnvMainAddr,
                              fmt::format("$({0})-{1}-0-0.$({0})", kEnvJobSetName, step.k8s_name),
                              ""});
+  }
+  bool user_tmpdir = false;
+  for (const auto& [name, value] : c.env) {
+    pod.env.push_back(EnvVar{name, EnvValue(value), ""});
+    user_tmpdir = user_tmpdir || name == "TMPDIR";
+  }
+  if (c.use_tmpfs && c.tmpfs_tempdir && !user_tmpdir) {
+    pod.env.push_back(EnvVar{"TMPDIR", EscapeDollars(c.tmpfs_path), ""});
   }
   pod.env_from_secrets = c.secrets;
 

@@ -101,7 +101,7 @@ struct Pod {
   // The one container, named "main".
   std::string image;
   std::vector<Text> command;  // argv; `run "..."` is ["/bin/sh", "-c", "..."]
-  std::vector<EnvVar> env;    // @environment vars in order, then flowc's own
+  std::vector<EnvVar> env;    // flowc's FLOWC_* (@parallel), @environment vars in order, TMPDIR
   std::vector<std::string> env_from_secrets;  // envFrom secretRef names, in order
   Resources resources;
   std::vector<VolumeMount> volume_mounts;

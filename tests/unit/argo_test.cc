@@ -92,6 +92,7 @@ std::string Expected(const ir::Text& text) {
   for (const graph::Segment& segment : text.segments) {
     switch (segment.kind) {
       case graph::Segment::Kind::kLiteral: out += segment.text; break;
+      case graph::Segment::Kind::kGang: out += "$(G)"; break;
       case graph::Segment::Kind::kParam: out += "P"; break;
       case graph::Segment::Kind::kItem: out += "I"; break;
       case graph::Segment::Kind::kRunId: out += "wf-1"; break;

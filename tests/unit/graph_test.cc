@@ -3,6 +3,7 @@
 #include "compiler/graph/names.h"
 #include "compiler/graph/quantity.h"
 #include "compiler/graph/templating.h"
+#include "compiler/graph/timezone.h"
 #include "test_util.h"
 
 namespace flowc {
@@ -142,6 +143,58 @@ TEST_CASE("graph: references are split out of run strings") {
   CHECK(t.segments[4].kind == graph::Segment::Kind::kRunId);
   CHECK(t.segments[5].text == " {{ not a ref }} {{.X}}");
   CHECK(t.ToFlowString() == "a {{x}} {{item}}{{run_id}} {{ not a ref }} {{.X}}");
+}
+
+TEST_CASE("graph: gang references are their own kind; in env values the only references") {
+  graph::Text t = graph::SplitReferences("--rank={{node_index}} {{ num_nodes }}@{{main_addr}}");
+  REQUIRE(t.segments.size() == 6);
+  CHECK(t.segments[1].kind == graph::Segment::Kind::kGang);
+  CHECK(t.segments[1].text == "node_index");
+  CHECK(t.segments[3].kind == graph::Segment::Kind::kGang);
+  CHECK(t.segments[3].text == "num_nodes");
+  CHECK(t.segments[4].text == "@");
+  CHECK(t.segments[5].text == "main_addr");
+  CHECK(t.ToFlowString() == "--rank={{node_index}} {{num_nodes}}@{{main_addr}}");
+
+  graph::Text env = graph::SplitGangReferences("{{x}} {{main_addr}}:62182 {{item}}{{run_id}}");
+  REQUIRE(env.segments.size() == 3);
+  CHECK(env.segments[0].kind == graph::Segment::Kind::kLiteral);
+  CHECK(env.segments[0].text == "{{x}} ");
+  CHECK(env.segments[1].kind == graph::Segment::Kind::kGang);
+  CHECK(env.segments[2].text == ":62182 {{item}}{{run_id}}");
+  CHECK(env.segments[2].offset == 19);
+  CHECK(env.segments[2].length == 25);
+}
+
+TEST_CASE("graph: gang references only in @parallel steps, run and env alike") {
+  auto ok = Analyze(Linear("", "@parallel(nodes=2) @environment(vars={\"A\": \"{{main_addr}}\"})",
+                           "run \"echo {{node_index}} {{num_nodes}}\""));
+  CHECK_MESSAGE(ok->flow, ok->errors());
+  auto run = Analyze(Linear("", "", "run \"echo {{node_index}}\""));
+  CHECK(run->errors().find("'{{node_index}}' is used in a run, but step 'work' has no "
+                           "'@parallel' [E029]") != std::string::npos);
+  auto env = Analyze(Linear("@environment(vars={\"A\": \"{{main_addr}}\"})", ""));
+  CHECK(env->errors().find("'{{main_addr}}' is used in the flow's '@environment'") !=
+        std::string::npos);
+  // A step's own @environment replaces the flow's: none of them gets it.
+  auto replaced = Analyze(Linear("@environment(vars={\"A\": \"{{main_addr}}\"})",
+                                 "@parallel(nodes=2)"));
+  CHECK(replaced->errors().find("[E029]") != std::string::npos);
+}
+
+TEST_CASE("graph: time zones are the system tz database's names, links included") {
+  CHECK(graph::IsTimeZoneName("Europe/Berlin"));
+  CHECK(graph::IsTimeZoneName("UTC"));
+  CHECK(graph::IsTimeZoneName("US/Eastern"));     // a backward link
+  CHECK(graph::IsTimeZoneName("Asia/Calcutta"));  // ditto
+  CHECK(!graph::IsTimeZoneName("Mars/Olympus"));
+  CHECK(!graph::IsTimeZoneName("europe/berlin"));
+  CHECK(!graph::IsTimeZoneName("Local"));
+  CHECK(!graph::IsTimeZoneName("localtime"));
+  CHECK(!graph::IsTimeZoneName("posix/Europe/Berlin"));
+  CHECK(!graph::IsTimeZoneName(""));
+  auto bad = Analyze(Linear("@schedule(daily=true, timezone=\"Europe/Berln\")", ""));
+  CHECK(bad->errors().find("did you mean 'Europe/Berlin'?") != std::string::npos);
 }
 
 TEST_CASE("graph: schedules") {

@@ -61,11 +61,33 @@ TEST_CASE("ir: @parallel pods learn the gang's size, their index and node 0's ad
   CHECK(work.parallel->nodes == 3);
   std::vector<std::string> names;
   for (const ir::EnvVar& e : work.pod.env) names.push_back(e.name);
-  CHECK(names == std::vector<std::string>{"A", "FLOWC_JOBSET_NAME", "FLOWC_NUM_NODES",
-                                          "FLOWC_NODE_INDEX", "FLOWC_MAIN_ADDR"});
-  CHECK(work.pod.env[4].value == "$(FLOWC_JOBSET_NAME)-work-0-0.$(FLOWC_JOBSET_NAME)");
-  CHECK(work.pod.env[3].field_path ==
+  // flowc's own first: kubelet expands $(VAR) only for a VAR defined before.
+  CHECK(names == std::vector<std::string>{"FLOWC_JOBSET_NAME", "FLOWC_NUM_NODES",
+                                          "FLOWC_NODE_INDEX", "FLOWC_MAIN_ADDR", "A"});
+  CHECK(work.pod.env[3].value == "$(FLOWC_JOBSET_NAME)-work-0-0.$(FLOWC_JOBSET_NAME)");
+  CHECK(work.pod.env[2].field_path ==
         "metadata.annotations['batch.kubernetes.io/job-completion-index']");
+}
+
+TEST_CASE("ir: gang references become kubelet's $(FLOWC_...) in the run and the env") {
+  auto c = Analyze(Linear("",
+                          "@parallel(nodes=2) @environment(vars={\"ID\": \"{{main_addr}}:62182\", "
+                          "\"P\": \"$$(x) a${{ node_index }}\", \"L\": \"{{run_id}} {{x\"})",
+                          "run [\"torchrun\", \"--nnodes={{num_nodes}}\", \"$${{node_index}}\"]"));
+  REQUIRE_MESSAGE(c->flow, c->errors());
+  const ir::Pod& pod = c->step("work").pod;
+  REQUIRE(pod.command.size() == 3);
+  // One literal each: no backend ever sees a gang reference.
+  for (const ir::Text& arg : pod.command) REQUIRE(arg.segments.size() == 1);
+  CHECK(pod.command[1].segments[0].text == "--nnodes=$(FLOWC_NUM_NODES)");
+  // `$$` is two dollars, the one before the reference escaped too: `$$$$` + `$(`.
+  CHECK(pod.command[2].segments[0].text == "$$$$$(FLOWC_NODE_INDEX)");
+  REQUIRE(pod.env.size() == 7);
+  CHECK(pod.env[4].name == "ID");
+  CHECK(pod.env[4].value == "$(FLOWC_MAIN_ADDR):62182");
+  CHECK(pod.env[5].value == "$$$$(x) a$$$(FLOWC_NODE_INDEX)");
+  // Only gang references are references in an env value.
+  CHECK(pod.env[6].value == "{{run_id}} {{x");
 }
 
 TEST_CASE("ir: run strings run in a shell; $ is escaped for kubelet only where it must be") {

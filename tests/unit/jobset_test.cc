@@ -190,9 +190,11 @@ TEST_CASE("JobSet pod names: computed as the webhook does, 63 characters at most
   diag::Diagnostics diagnostics;
   diag::Reporter report(diagnostics, file);
   step.parallel.reset();
-  CHECK(k8s::CheckJobSetNames(12, step, report));
+  flow.k8s_name = std::string(12, 'f');
+  CHECK(k8s::CheckJobSetNames(flow, step, {12, 1, 0, "<flow>"}, report));
   CHECK(!diagnostics.HasErrors());
-  CHECK(!k8s::CheckJobSetNames(13, step, report));
+  flow.k8s_name = std::string(13, 'f');
+  CHECK(!k8s::CheckJobSetNames(flow, step, {13, 1, 0, "<flow>"}, report));
   REQUIRE(diagnostics.all().size() == 1);
   const diag::Diagnostic& d = diagnostics.all()[0];
   CHECK(d.code == diag::Code::kNameTooLong);
@@ -200,7 +202,37 @@ TEST_CASE("JobSet pod names: computed as the webhook does, 63 characters at most
   CHECK(d.message ==
         "the pods of step 'a' would have 64-character names in a JobSet; Kubernetes allows at "
         "most 63");
-  CHECK(d.help == "shorten the flow name or the step name by at least 1 character");
+  // 13 + 40 characters of names and 11 of the JobSet's own: either name can give the one.
+  CHECK(d.help ==
+        "shorten the step name 'a' to at most 39 characters, or the flow name 'f' to at most 12 "
+        "characters");
+}
+
+TEST_CASE("JobSet pod names: a step name the JobSet's name repeats counts twice") {
+  diag::SourceFile file("f.flow", kSource);
+  ir::Flow flow = MakeFlow(file, "f", 1);
+  ir::Step step = flow.steps[1];
+  step.parallel = ir::Parallel{4};
+  flow.k8s_name = std::string(52, 'f');
+  step.k8s_name = std::string(63, 's');
+  diag::Diagnostics diagnostics;
+  diag::Reporter report(diagnostics, file);
+  // Argo, scheduled: '<flow>-<10-digit time>-<step>', then '-<step>-0-3-abcde': 201 characters,
+  // 23 of them Argo's and JobSet's own, so flow + 2 x step may have 40 and has 178. Neither
+  // name alone can give the 138 characters.
+  const size_t jobset = 52 + 11 + 1 + 63;
+  CHECK(k8s::JobSetPodNameLength(jobset, step) == 201);
+  CHECK(!k8s::CheckJobSetNames(flow, step, {jobset, 1, 1, "<flow>-<10-digit time>-<step>"},
+                               report));
+  REQUIRE(diagnostics.all().size() == 1);
+  CHECK(diagnostics.all()[0].help ==
+        "shorten both names: the flow name plus twice the step name come to 178 characters, and "
+        "at most 40 fit");
+  // A 20-character flow: the step alone can go to (63 - 23 - 20) / 2 = 10 characters.
+  flow.k8s_name = std::string(20, 'f');
+  CHECK(!k8s::CheckJobSetNames(flow, step, {20 + 11 + 1 + 63, 1, 1, "<flow>"}, report));
+  REQUIRE(diagnostics.all().size() == 2);
+  CHECK(diagnostics.all()[1].help == "shorten the step name 'a' to at most 10 characters");
 }
 
 TEST_CASE("the flow JobSet: one replicated Job per step, dependsOn, successPolicy on end") {

@@ -83,10 +83,6 @@ spec:
                     - -c
                     - torchrun --nnodes $FLOWC_NUM_NODES --node_rank $FLOWC_NODE_INDEX --master_addr $FLOWC_MAIN_ADDR train.py
                   env:
-                    - name: LOG_LEVEL
-                      value: info
-                    - name: EMPTY
-                      value: \""
                     - name: FLOWC_JOBSET_NAME
                       valueFrom:
                         fieldRef:
@@ -99,6 +95,10 @@ spec:
                           fieldPath: metadata.annotations['batch.kubernetes.io/job-completion-index']
                     - name: FLOWC_MAIN_ADDR
                       value: $(FLOWC_JOBSET_NAME)-neuron-step-0-0.$(FLOWC_JOBSET_NAME)
+                    - name: LOG_LEVEL
+                      value: info
+                    - name: EMPTY
+                      value: \""
                   envFrom:
                     - secretRef:
                         name: shared-env

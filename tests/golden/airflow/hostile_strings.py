@@ -142,8 +142,6 @@ spec:
                     - "print('{{ params.motto }}', \\"\\"\\"{{ params.shout | flowc_text }}\\"\\"\\", '{{ run_id }}') # {{ '{{' }} {{ '{%' }} {{ '{#' }}"
                     - \\
                   env:
-                    - name: QUOTE
-                      value: "'\\"\\"\\"{{x}}"
                     - name: FLOWC_JOBSET_NAME
                       valueFrom:
                         fieldRef:
@@ -156,6 +154,8 @@ spec:
                           fieldPath: metadata.annotations['batch.kubernetes.io/job-completion-index']
                     - name: FLOWC_MAIN_ADDR
                       value: $(FLOWC_JOBSET_NAME)-par-0-0.$(FLOWC_JOBSET_NAME)
+                    - name: QUOTE
+                      value: "'\\"\\"\\"{{x}}"
                   resources:
                     requests:
                       cpu: "1"

@@ -103,8 +103,6 @@ spec:
                     - "4"
                     - train.py
                   env:
-                    - name: FI_PROVIDER
-                      value: efa
                     - name: FLOWC_JOBSET_NAME
                       valueFrom:
                         fieldRef:
@@ -117,6 +115,8 @@ spec:
                           fieldPath: metadata.annotations['batch.kubernetes.io/job-completion-index']
                     - name: FLOWC_MAIN_ADDR
                       value: $(FLOWC_JOBSET_NAME)-train-0-0.$(FLOWC_JOBSET_NAME)
+                    - name: FI_PROVIDER
+                      value: efa
                   resources:
                     requests:
                       cpu: "96"

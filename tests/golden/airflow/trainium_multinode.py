@@ -88,16 +88,6 @@ spec:
                     - -c
                     - torchrun --nnodes $FLOWC_NUM_NODES --node_rank $FLOWC_NODE_INDEX --master_addr $FLOWC_MAIN_ADDR --master_port 41000 --nproc_per_node 32 -m pretrain.train --config {{ params.model_config }} --global-batch {{ params.global_batch }} --max-steps {{ params.total_steps }} --ckpt-dir {{ params.ckpt_bucket }}/{{ run_id }}
                   env:
-                    - name: FI_PROVIDER
-                      value: efa
-                    - name: FI_EFA_USE_DEVICE_RDMA
-                      value: "1"
-                    - name: FI_EFA_FORK_SAFE
-                      value: "1"
-                    - name: NEURON_RT_NUM_CORES
-                      value: "32"
-                    - name: MALLOC_ARENA_MAX
-                      value: "64"
                     - name: FLOWC_JOBSET_NAME
                       valueFrom:
                         fieldRef:
@@ -110,6 +100,16 @@ spec:
                           fieldPath: metadata.annotations['batch.kubernetes.io/job-completion-index']
                     - name: FLOWC_MAIN_ADDR
                       value: $(FLOWC_JOBSET_NAME)-pretrain-0-0.$(FLOWC_JOBSET_NAME)
+                    - name: FI_PROVIDER
+                      value: efa
+                    - name: FI_EFA_USE_DEVICE_RDMA
+                      value: "1"
+                    - name: FI_EFA_FORK_SAFE
+                      value: "1"
+                    - name: NEURON_RT_NUM_CORES
+                      value: "32"
+                    - name: MALLOC_ARENA_MAX
+                      value: "64"
                   envFrom:
                     - secretRef:
                         name: wandb-api-key
