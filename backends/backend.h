@@ -42,7 +42,15 @@ enum Capability : unsigned {
   kParams = 1u << 3,
 };
 
-struct EmitOptions {};
+// The Argo version the output is for: only the form of a pod's DRA claims
+// depends on it (README, "Argo Workflows"). v4.1 added `resourceClaims` to
+// templates (argoproj/argo-workflows#16587); earlier versions take them only
+// through `podSpecPatch`.
+enum class ArgoVersion { k3_7, k4_1 };
+
+struct EmitOptions {
+  ArgoVersion argo_version = ArgoVersion::k4_1;
+};
 
 class Backend {
  public:

@@ -299,8 +299,9 @@ class Checker {
 // each pod field goes in a template.
 class Renderer {
  public:
-  Renderer(const ir::Flow& flow, const Layout& layout, YAML::Emitter& out)
-      : flow_(flow), layout_(layout), out_(out) {
+  Renderer(const ir::Flow& flow, const Layout& layout, YAML::Emitter& out,
+           ArgoVersion argo_version)
+      : flow_(flow), layout_(layout), out_(out), argo_version_(argo_version) {
     const std::vector<std::string>* shared = nullptr;
     for (const ir::Step& step : flow.steps) {
       if (step.parallel) continue;
@@ -525,17 +526,23 @@ class Renderer {
       out_ << YAML::EndMap;
     }
     k8s::EmitPlacementFields(out_, step.pod, strings);
+    // DRA claims: v4.1 templates take them as `resourceClaims`, which the
+    // controller copies into the pod's spec (argoproj/argo-workflows#16587,
+    // Template.ResourceClaims in pkg/apis/workflow/v1alpha1/workflow_types.go);
+    // earlier versions have no such field and take them in the patch below.
+    const bool typed_claims = argo_version_ == ArgoVersion::k4_1;
+    if (typed_claims) k8s::EmitResourceClaims(out_, step.pod, strings);
     // Pod fields an Argo template lacks go in a patch of the pod's spec,
     // which Argo applies (strategic merge) to the pod it builds:
-    // imagePullSecrets unless the workflow has them, and resourceClaims,
-    // which v3.7 templates do not have (v4 added `resourceClaims`; the patch
-    // is the one form both versions take, and reads the same on both).
+    // imagePullSecrets unless the workflow has them, and resourceClaims
+    // before v4.1.
     bool patch_pull_secrets = !shared_pull_secrets_ && !step.pod.image_pull_secrets.empty();
-    if (patch_pull_secrets || !step.pod.resource_claims.empty()) {
+    bool patch_claims = !typed_claims && !step.pod.resource_claims.empty();
+    if (patch_pull_secrets || patch_claims) {
       YAML::Emitter patch;
       patch << YAML::BeginMap;
       if (patch_pull_secrets) k8s::EmitImagePullSecrets(patch, step.pod, strings);
-      k8s::EmitResourceClaims(patch, step.pod, strings);
+      if (patch_claims) k8s::EmitResourceClaims(patch, step.pod, strings);
       patch << YAML::EndMap;
       out_ << YAML::Key << "podSpecPatch" << YAML::Value << YAML::Literal << patch.c_str();
     }
@@ -614,6 +621,7 @@ class Renderer {
   const Layout& layout_;
   YAML::Emitter& out_;
   bool shared_pull_secrets_ = false;
+  ArgoVersion argo_version_ = ArgoVersion::k4_1;
   std::vector<std::pair<size_t, std::string>> unsafe_;
 };
 
@@ -623,13 +631,13 @@ class ArgoTarget final : public Backend {
   std::string_view extension() const override { return ".yaml"; }
   unsigned capabilities() const override { return kForeach | kParallel | kSchedule | kParams; }
 
-  bool Emit(const ir::Flow& flow, const EmitOptions& /*options*/, OutputSink& out,
+  bool Emit(const ir::Flow& flow, const EmitOptions& options, OutputSink& out,
             diag::Reporter& report) const override {
     if (flow.steps.empty()) return false;
     Layout layout(flow);
     bool ok = Checker(flow, layout, report).Run();
     YAML::Emitter yaml;
-    Renderer renderer(flow, layout, yaml);
+    Renderer renderer(flow, layout, yaml, options.argo_version);
     // The objects the pods need come first in the stream (`kubectl apply`
     // creates them in order); Argo itself never reads them.
     k8s::EmitObjectDocuments(yaml, flow);

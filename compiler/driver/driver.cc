@@ -32,7 +32,7 @@ std::optional<ir::Flow> Analyze(const diag::SourceFile& file, diag::Diagnostics&
 }
 
 std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
-                                  diag::Reporter& report) {
+                                  diag::Reporter& report, const backends::EmitOptions& options) {
   if (target == "ir") return ir::FlowToJsonText(flow);
   const backends::Backend* backend = backends::FindBackend(target);
   if (backend == nullptr) return std::nullopt;  // the command line checked the name
@@ -42,18 +42,19 @@ std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
   bool capable = backends::CheckCapabilities(flow, *backend, report);
   backends::StringSink sink;
   size_t errors = report.diagnostics().error_count();
-  if (!backend->Emit(flow, backends::EmitOptions{}, sink, report) || !capable) return std::nullopt;
+  if (!backend->Emit(flow, options, sink, report) || !capable) return std::nullopt;
   if (report.diagnostics().error_count() > errors) return std::nullopt;
   if (backend->extension() == ".yaml") backends::WarnOversizedObjects(flow, sink.text(), report);
   return sink.text();
 }
 
 std::optional<std::string> Compile(const diag::SourceFile& file, std::string_view target,
-                                   diag::Diagnostics& diagnostics) {
+                                   diag::Diagnostics& diagnostics,
+                                   const backends::EmitOptions& options) {
   std::optional<ir::Flow> flow = Analyze(file, diagnostics);
   if (!flow) return std::nullopt;
   diag::Reporter report(diagnostics, file);
-  return Render(*flow, target, report);
+  return Render(*flow, target, report, options);
 }
 
 namespace {
@@ -66,6 +67,14 @@ struct Options {
   std::string format = "dot";
   std::string diagnostics_format = "text";
   bool werror = false;
+  std::string argo_version = "4.1";
+
+  backends::EmitOptions emit() const {
+    backends::EmitOptions emit;
+    emit.argo_version =
+        argo_version == "4.1" ? backends::ArgoVersion::k4_1 : backends::ArgoVersion::k3_7;
+    return emit;
+  }
 };
 
 std::vector<std::string> TargetNames() {
@@ -176,7 +185,7 @@ int RunCompile(const Options& options) {
     std::optional<std::string> text;
     if (flow) {
       diag::Reporter report(input.diagnostics, *input.file);
-      text = Render(*flow, options.target, report);
+      text = Render(*flow, options.target, report, options.emit());
     }
     printer.Add(input.diagnostics);  // first: --werror may turn warnings into errors
     if (input.diagnostics.HasErrors() || !text) return int{kExitDiagnostics};
@@ -245,6 +254,12 @@ int Run(int argc, char** argv) {
   compile->add_flag("--check", options.check,
                     "Compare with the output file instead of writing it; exit 1 with a diff "
                     "if it differs");
+  compile
+      ->add_option("--argo-version", options.argo_version,
+                   "Argo version of the output: 4.1 puts a step's DRA claims in the template's "
+                   "resourceClaims, 3.7 and 4.0 in its podSpecPatch")
+      ->check(CLI::IsMember({"3.7", "4.0", "4.1"}))
+      ->default_str("4.1");
   add_diagnostic_flags(compile);
 
   CLI::App* check = app.add_subcommand("check", "Check flows and report every error");

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "backends/backend.h"
 #include "compiler/diag/diagnostics.h"
 #include "compiler/ir/ir.h"
 
@@ -30,12 +31,14 @@ std::optional<ir::Flow> Analyze(const diag::SourceFile& file, diag::Diagnostics&
 // Renders `flow` for `target` ("ir" or a backend's name): the backend's
 // capabilities are checked first, and nothing is returned after an error.
 std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
-                                  diag::Reporter& report);
+                                  diag::Reporter& report,
+                                  const backends::EmitOptions& options = {});
 
 // Analyze, then render for `target` ("ir" or a backend's name). Returns the
 // text, or nullopt after reporting errors.
 std::optional<std::string> Compile(const diag::SourceFile& file, std::string_view target,
-                                   diag::Diagnostics& diagnostics);
+                                   diag::Diagnostics& diagnostics,
+                                   const backends::EmitOptions& options = {});
 
 int Run(int argc, char** argv);
 

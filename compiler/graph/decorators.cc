@@ -53,6 +53,7 @@ struct ArgSpec {
   std::string_view default_value = {};  // in the flow language, "" for none
   std::string_view choices = {};        // kEnum: "a|b|c"
   Rule rule = Rule::kNone;
+  std::string_view help = {};  // for a value out of range or against its rule
 };
 
 enum Placement : unsigned { kOnStep = 1, kOnFlow = 2 };
@@ -102,14 +103,20 @@ const std::vector<DecoratorSpec>& Table() {
           {"shared_memory", ArgType::kInt, 1, kMaxMegabytes},
       }},
       {"neuron", kOnStep | kOnFlow, {
-          {"devices", ArgType::kInt, 1, 16},
+          {"devices", ArgType::kInt, 1, 16, {}, {}, Rule::kNone,
+           "a node has at most 16 Neuron devices (trn2.48xlarge); for more, run the step as "
+           "@parallel(nodes=N)"},
           {"all", ArgType::kBool},
           {"ultraserver", ArgType::kInt, 1, 4},
-          {"template", ArgType::kString, 0, 0, {}, {}, Rule::kSubdomain},
+          {"template", ArgType::kString, 0, 0, {}, {}, Rule::kSubdomain,
+           "name the ResourceClaimTemplate as it is in the cluster: lowercase letters, digits, "
+           "'-' and '.'"},
           {"connected", ArgType::kBool},
           {"instance_type", ArgType::kString},
           {"driver_version", ArgType::kString},
-          {"lnc", ArgType::kInt, 1, 2},
+          {"lnc", ArgType::kInt, 1, 2, {}, {}, Rule::kNone,
+           "write lnc=1 for one physical NeuronCore per logical core, or lnc=2 (trn2's "
+           "default) for two"},
       }},
       {"parallel", kOnStep, {
           {"nodes", ArgType::kInt, 1, kMaxCount},
@@ -258,6 +265,8 @@ class ArgChecker {
                     ? std::string("remove '@parallel' to run the step as a single pod")
                     : fmt::format("remove '{}' to leave it unset; 0 is never a silent no-op",
                                   spec_.name));
+    } else if (!spec_.help.empty()) {
+      d.SetHelp(std::string(spec_.help));
     }
     return false;
   }
@@ -397,7 +406,14 @@ class ArgChecker {
           help = fmt::format("did you mean '{}'?", KubernetesName(text));
         }
         break;
-      case Rule::kSubdomain: why = CheckDns1123Subdomain(text); break;
+      case Rule::kSubdomain:
+        why = CheckDns1123Subdomain(text);
+        if (CheckDns1123Subdomain(KubernetesName(text)).empty()) {
+          help = fmt::format("did you mean '{}'?", KubernetesName(text));
+        } else {
+          help = spec_.help;
+        }
+        break;
       case Rule::kAbsolutePath:
         if (text.empty() || text[0] != '/') why = "must be an absolute path";
         break;
