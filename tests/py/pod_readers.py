@@ -197,7 +197,25 @@ def argo_flow_spelling(text, references=True):
 
 POD_SPEC_KEYS = ("serviceAccountName", "nodeSelector", "tolerations", "volumes")
 CONTAINER_TEMPLATE_KEYS = {"name", "inputs", "metadata", "container", "podSpecPatch",
-                           "retryStrategy", "activeDeadlineSeconds", *POD_SPEC_KEYS}
+                           "retryStrategy", "activeDeadlineSeconds", "resourceClaims",
+                           *POD_SPEC_KEYS}
+# What flowc may put in a template's podSpecPatch: pod fields a template lacks (pull secrets
+# for one step; DRA claims before Argo 4.1). Both are lists merged by `name` (the strategic
+# merge keys of PodSpec.imagePullSecrets and PodSpec.resourceClaims in k8s.io/api core/v1).
+POD_SPEC_PATCH_KEYS = {"imagePullSecrets", "resourceClaims"}
+
+
+def strategic_merge_by_name(base, patch):
+    """A strategic merge of two lists whose patch merge key is `name`."""
+    out = [dict(x) for x in base or []]
+    for item in patch:
+        for i, x in enumerate(out):
+            if x.get("name") == item.get("name"):
+                out[i] = {**x, **item}
+                break
+        else:
+            out.append(item)
+    return out
 RESOURCE_TEMPLATE_KEYS = {"name", "inputs", "resource", "retryStrategy"}
 # Workflow spec fields Argo merges into every pod; the reader applies imagePullSecrets only.
 WORKFLOW_POD_KEYS = {"podMetadata", "nodeSelector", "tolerations", "affinity", "securityContext",
@@ -217,15 +235,18 @@ def argo_container_pod(workflow, template, where, problems):
         problems.append(f"{where}: workflow spec fields {merged} change every pod")
     spec = {k: template[k] for k in POD_SPEC_KEYS if k in template}
     pull_secrets = workflow["spec"].get("imagePullSecrets")
-    if "podSpecPatch" in template:
-        if pull_secrets:
-            problems.append(f"{where}: podSpecPatch and workflow imagePullSecrets both set")
-        patch = yaml.safe_load(template["podSpecPatch"])
-        if set(patch) != {"imagePullSecrets"}:
-            problems.append(f"{where}: podSpecPatch patches {sorted(patch)}")
-        pull_secrets = patch.get("imagePullSecrets")
     if pull_secrets:
         spec["imagePullSecrets"] = pull_secrets
+    if "resourceClaims" in template:  # Argo 4.1 copies them into the pod's spec
+        spec["resourceClaims"] = template["resourceClaims"]
+    if "podSpecPatch" in template:
+        patch = yaml.safe_load(template["podSpecPatch"])
+        if not set(patch) <= POD_SPEC_PATCH_KEYS:
+            problems.append(f"{where}: podSpecPatch patches {sorted(patch)}")
+        if pull_secrets and "imagePullSecrets" in patch:
+            problems.append(f"{where}: podSpecPatch and workflow imagePullSecrets both set")
+        for key, value in patch.items():
+            spec[key] = strategic_merge_by_name(spec.get(key), value)
     spec["containers"] = [template["container"]]
     metadata = {}
     if "namespace" in workflow["metadata"]:
@@ -285,7 +306,7 @@ def argo_pods(yaml_text, ir, problems=None, where=None):
     own = problems is None
     problems = [] if own else problems
     where = where or ir["flow"]
-    docs = list(yaml.safe_load_all(yaml_text))
+    docs, _ = delivered_objects(list(yaml.safe_load_all(yaml_text)), ir, where, problems)
     workflows = [d for d in docs if d.get("kind") == "WorkflowTemplate"]
     if len(workflows) != 1:
         problems.append(f"{where}: {len(workflows)} WorkflowTemplates")
@@ -311,6 +332,56 @@ def argo_pods(yaml_text, ir, problems=None, where=None):
     return out
 
 
+# --- Objects beside the pods ---------------------------------------------------------------
+
+# The kinds a target's stream holds for the pods, not the workflow itself.
+OBJECT_KINDS = {"ResourceClaimTemplate", "ConfigMap", "TrainingRuntime"}
+
+
+def delivered_objects(docs, ir, where, problems):
+    """The object documents of a YAML stream checked against the IR's objects: each IR object
+    exactly once, with its content (a claim template's spec), and nothing else. Returns the
+    other documents and the set of (kind, namespace, name) delivered."""
+    rest = [d for d in docs if not (isinstance(d, dict) and d.get("kind") in OBJECT_KINDS)]
+    found = {}
+    for d in docs:
+        if isinstance(d, dict) and d.get("kind") in OBJECT_KINDS:
+            key = (d["kind"], d["metadata"].get("namespace", ""), d["metadata"]["name"])
+            if key in found:
+                problems.append(f"{where}: {key} delivered twice")
+            found[key] = d
+    for o in ir.get("objects", []):
+        key = (o["kind"], o.get("namespace", ""), o["name"])
+        doc = found.pop(key, None)
+        if doc is None:
+            problems.append(f"{where}: the IR's {o['kind']} {o['name']} is not delivered")
+        elif o["kind"] == "ResourceClaimTemplate":
+            if doc.get("apiVersion") != "resource.k8s.io/v1" or doc.get("spec") != o["spec"]:
+                problems.append(f"{where}: {o['kind']} {o['name']} differs from the IR's")
+    for key in found:
+        problems.append(f"{where}: {key} is delivered but not in the IR")
+    return rest, {(o["kind"], o.get("namespace", ""), o["name"]) for o in ir.get("objects", [])}
+
+
+def claim_problems(ir, pods, delivered, where):
+    """Every claim template a target's pod names is delivered by the same output, unless the
+    flow names an existing one (`@neuron(template=...)`, which flowc never writes)."""
+    problems = []
+    written = {o["name"] for o in ir.get("objects", []) if o["kind"] == "ResourceClaimTemplate"}
+    for step, instances in pods.items():
+        for inst in instances:
+            pod = inst["pod"]
+            namespace = pod.get("metadata", {}).get("namespace", "")
+            for claim in pod.get("spec", {}).get("resourceClaims", []):
+                name = claim.get("resourceClaimTemplateName")
+                if name in written and \
+                        ("ResourceClaimTemplate", namespace, name) not in delivered:
+                    problems.append(f"{where}: step '{step}' [{inst['label']}] names the claim "
+                                    f"template {name} in namespace '{namespace}', which the "
+                                    f"output does not deliver")
+    return problems
+
+
 # --- JobSet --------------------------------------------------------------------------------
 
 def jobset_pods(yaml_text, ir, problems=None, where=None):
@@ -319,7 +390,7 @@ def jobset_pods(yaml_text, ir, problems=None, where=None):
     own = problems is None
     problems = [] if own else problems
     where = where or ir["flow"]
-    docs = list(yaml.safe_load_all(yaml_text))
+    docs, _ = delivered_objects(list(yaml.safe_load_all(yaml_text)), ir, where, problems)
     if len(docs) != 1 or not isinstance(docs[0], dict) or docs[0].get("kind") != "JobSet":
         problems.append(f"{where}: expected one JobSet, got {[type(d).__name__ for d in docs]}")
         _finish(problems, own)

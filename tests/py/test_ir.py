@@ -21,7 +21,8 @@ def neuron_failures(path, flow_ir):
         tolerations = spec.get("tolerations", [])
         count = sum(1 for t in tolerations if t.get("key") == NEURON["key"])
         where = f"{path}: step '{step['name']}'"
-        if "aws.amazon.com/neuron" in limits:
+        # Devices of the device plugin (a limit) or of the Neuron DRA driver (a claim).
+        if "aws.amazon.com/neuron" in limits or spec.get("resourceClaims"):
             if count != 1:
                 failures.append(f"{where}: has Neuron devices and {count} Neuron tolerations")
             elif not any(t == NEURON or (t.get("key") == NEURON["key"] and t.get("operator") == "Exists"
@@ -45,7 +46,8 @@ def main():
         failures += neuron_failures(path, flow_ir)
         neuron_steps += sum(1 for s in flow_ir["steps"]
                             if "aws.amazon.com/neuron" in
-                            s["pod"]["spec"]["containers"][0].get("resources", {}).get("limits", {}))
+                            s["pod"]["spec"]["containers"][0].get("resources", {}).get("limits", {})
+                            or s["pod"]["spec"].get("resourceClaims"))
     if neuron_steps == 0:
         failures.append("no sample has a Neuron step: the Neuron check checked nothing")
     lib.finish("test_ir", failures, len(flows))

@@ -167,12 +167,14 @@ def main():
                 f.write(result.stdout)
             written.append(out)
 
-            documents = list(yaml.safe_load_all(result.stdout))
+            ir = t.ir_of(path)
+            # The objects the pods need (claim templates, ConfigMaps) come first.
+            documents, _ = pod_readers.delivered_objects(
+                list(yaml.safe_load_all(result.stdout)), ir, path, failures)
             if len(documents) != 1:
                 failures.append(f"{path}: {len(documents)} YAML documents, expected 1")
                 continue
             jobset = documents[0]
-            ir = t.ir_of(path)
             check_shape(ir, jobset, path, failures)
             rjobs = {r["name"]: r for r in jobset["spec"]["replicatedJobs"]}
             for step in ir["steps"]:

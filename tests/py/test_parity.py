@@ -49,8 +49,10 @@ def cases():
 
 
 def is_neuron(step):
-    return any(NEURON_RESOURCE in (c.get("resources", {}).get("limits", {}))
-               for c in step["pod"]["spec"]["containers"])
+    """Neuron devices from the device plugin (a limit) or the Neuron DRA driver (a claim)."""
+    return bool(step["pod"]["spec"].get("resourceClaims")) or \
+        any(NEURON_RESOURCE in (c.get("resources", {}).get("limits", {}))
+            for c in step["pod"]["spec"]["containers"])
 
 
 def rejection_problems(path, target, result):
@@ -138,6 +140,11 @@ def check(path, ir, target, text, params, tmp):
     """(failure lines, steps compared, Neuron steps compared) of one target's output."""
     pods, problems = read(target, text, ir, path, tmp)
     lines, compared, neuron = compare(path, ir, target, pods, params)
+    if target in ("argo", "jobset"):
+        # The stream delivers every object the IR has (checked by the reader); every claim
+        # template a pod names is one of them, or the cluster's own.
+        delivered = {(o["kind"], o.get("namespace", ""), o["name"]) for o in ir.get("objects", [])}
+        lines += r.claim_problems(ir, pods, delivered, f"{path}: target '{target}'")
     return problems + lines, compared, neuron
 
 
@@ -252,6 +259,18 @@ def self_test(outputs, tmp):
            r"step 'start': target 'jobset' \[replicated Job start\] vs ir: "
            r"pod\.spec\.nodeSelector(\.injected)?: unexpected")
 
+    dra = "samples/neuron_connected_devices.flow"
+    expect("Argo: DRA claims dropped from a template", dra, "argo",
+           lambda x: re.sub(r"\n      resourceClaims:\n(        .*\n)+", "\n", x, count=1),
+           r"step 'evaluate': target 'argo' \[template evaluate\] vs ir: "
+           r"pod\.spec\.resourceClaims: missing")
+    expect("JobSet: claim template not delivered", dra, "jobset",
+           lambda x: x.split("---\n", 1)[1],
+           r"the IR's ResourceClaimTemplate eval-connected-neuron-[0-9a-f]{10} is not delivered")
+    expect("JobSet: claim template changed", dra, "jobset",
+           lambda x: x.replace("count: 4", "count: 2", 1),
+           r"ResourceClaimTemplate eval-connected-neuron-[0-9a-f]{10} differs from the IR's")
+
     stress = "tests/flows/every_decorator.flow"
     expect("Argo: another param in a command", stress, "argo",
            lambda x: x.replace("echo start {{workflow.parameters.tag}}",
@@ -309,6 +328,13 @@ def main():
                     continue
                 texts[target] = result.stdout
                 lines, compared, neuron = check(path, ir, target, result.stdout, params, tmp)
+                if target == "argo":
+                    # Before v4.1 the DRA claims travel in podSpecPatch: the same pods.
+                    old = t.run_flowc("compile", path, "--target", "argo", "--argo-version",
+                                      "3.7", "-o", "-").stdout
+                    if old != result.stdout:
+                        lines += [f"{line} (--argo-version 3.7)" for line in
+                                  check(path, ir, target, old, params, tmp)[0]]
                 if lines:
                     failures.append("\n".join(lines))
                 row[target] = f"{compared}/{len(ir['steps'])} steps" + (
