@@ -12,9 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/argo/templating.h"
+#include "backends/argo/trainjob_template.h"
 #include "backends/k8s/jobset.h"
 #include "backends/k8s/objects.h"
 #include "backends/k8s/pod_yaml.h"
+#include "backends/k8s/trainjob.h"
 
 namespace flowc::backends::argo {
 namespace {
@@ -189,7 +191,9 @@ class Checker {
     CheckSchedule();
     for (const ir::Step& step : flow_.steps) {
       CheckForeachItems(step);
-      if (step.parallel) {
+      if (step.trainjob) {
+        ok_ &= k8s::CheckTrainJobNames(step, JobSetNameLength(step), JobSetForm(step), report_);
+      } else if (step.parallel) {
         ok_ &= k8s::CheckJobSetNames(flow_, step, {JobSetNameLength(step), 1, 1, JobSetForm(step)},
                                      report_);
       }
@@ -595,15 +599,22 @@ class Renderer {
                         /*unterminated_unsafe=*/item);
     YAML::Emitter manifest;
     if (spliced) manifest.SetStringFormat(YAML::DoubleQuoted);
-    k8s::EmitStepJobSet(manifest, flow_, step, name, strings);
+    // A @trainjob step's gang is a TrainJob, named the same way.
+    if (step.trainjob) {
+      k8s::EmitStepTrainJob(manifest, flow_, step, name, strings);
+    } else {
+      k8s::EmitStepJobSet(manifest, flow_, step, name, strings);
+    }
     Collect(i, strings);
 
     out_ << YAML::Key << "resource" << YAML::Value << YAML::BeginMap;
     out_ << YAML::Key << "action" << YAML::Value << "create";
     // The workflow owns the JobSet: deleting the workflow deletes it.
     out_ << YAML::Key << "setOwnerReference" << YAML::Value << true;
-    out_ << YAML::Key << "successCondition" << YAML::Value << kJobSetSucceeded;
-    out_ << YAML::Key << "failureCondition" << YAML::Value << kJobSetFailed;
+    out_ << YAML::Key << "successCondition" << YAML::Value
+         << (step.trainjob ? TrainJobSuccessCondition(*step.trainjob) : kJobSetSucceeded);
+    out_ << YAML::Key << "failureCondition" << YAML::Value
+         << (step.trainjob ? TrainJobFailureCondition() : kJobSetFailed);
     out_ << YAML::Key << "manifest" << YAML::Value << YAML::Literal << manifest.c_str();
     out_ << YAML::EndMap;
     RetryStrategy(step);

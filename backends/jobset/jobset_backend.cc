@@ -115,6 +115,7 @@ class Checker {
       // The flow's one JobSet is named after the flow.
       ok_ &= k8s::CheckJobSetNames(flow_, step, {flow_.k8s_name.size(), 1, 0, "<flow>"}, report_);
       CheckDependencies(step);
+      CheckTrainJob(step);
     }
     CheckRetries();
     return ok_;
@@ -153,6 +154,19 @@ class Checker {
       if (param.name == name) return &param;
     }
     return nullptr;
+  }
+
+  // The flow is one JobSet, and a JobSet's replicated jobs hold Jobs, not a
+  // TrainJob (which the Trainer turns into a JobSet of its own).
+  void CheckTrainJob(const ir::Step& step) {
+    if (!step.trainjob) return;
+    ok_ = false;
+    report_(Code::kUnsupportedByTarget, step.range,
+            fmt::format("step '{}' runs as a Kubeflow Trainer TrainJob, which target 'jobset' "
+                        "cannot express: the whole flow is one JobSet, and a JobSet cannot hold "
+                        "a TrainJob",
+                        step.name))
+        .SetHelp("compile with --target argo or --target airflow, which create the TrainJob");
   }
 
   void CheckDependencies(const ir::Step& step) {

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "backends/k8s/pod_yaml.h"
+#include "backends/k8s/trainjob.h"
 
 namespace flowc::backends::k8s {
 namespace {
@@ -116,8 +117,10 @@ void EmitConfigMapContent(YAML::Emitter& out, const ir::ConfigMap& map) {
 
 void EmitObject(YAML::Emitter& out, const ir::Object& object) {
   const auto* claim_template = std::get_if<ir::ResourceClaimTemplate>(&object.spec);
+  const auto* runtime = std::get_if<ir::TrainingRuntime>(&object.spec);
   out << YAML::BeginMap;
-  out << YAML::Key << "apiVersion" << YAML::Value << (claim_template ? kResourceApiVersion : "v1");
+  out << YAML::Key << "apiVersion" << YAML::Value
+      << (claim_template ? kResourceApiVersion : runtime ? kTrainerApiVersion : "v1");
   out << YAML::Key << "kind" << YAML::Value << object.kind();
   out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
   StringField(out, "name", object.name);
@@ -125,6 +128,8 @@ void EmitObject(YAML::Emitter& out, const ir::Object& object) {
   out << YAML::EndMap;
   if (claim_template) {
     EmitClaimTemplateSpec(out, *claim_template);
+  } else if (runtime) {
+    EmitTrainingRuntimeSpec(out, *runtime);
   } else {
     EmitConfigMapContent(out, std::get<ir::ConfigMap>(object.spec));
   }

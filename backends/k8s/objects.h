@@ -1,5 +1,6 @@
 // The objects beside the pods (DESIGN.md): ResourceClaimTemplates of
-// `@neuron` steps and ConfigMaps of `@code`, as Kubernetes YAML documents.
+// `@neuron` steps, ConfigMaps of `@code` and TrainingRuntimes of `@trainjob`
+// steps (their spec from trainjob.h), as Kubernetes YAML documents.
 //
 // This is their one writer. Argo and JobSet put the documents in their YAML
 // stream; Airflow embeds the same text in its DAG, which creates the objects

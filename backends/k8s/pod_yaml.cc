@@ -122,6 +122,8 @@ void StringMap(YAML::Emitter& out, std::string_view key, const ir::KeyValues& va
   out << YAML::EndMap;
 }
 
+}  // namespace
+
 void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.env.empty()) return;
   Key(out, "env");
@@ -144,10 +146,33 @@ void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings
   out << YAML::EndSeq;
 }
 
-void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  if (pod.command.empty()) return;
+  Key(out, "command");
+  out << YAML::Value << YAML::BeginSeq;
+  for (const ir::Text& arg : pod.command) EmitString(out, strings.Text(arg));
+  out << YAML::EndSeq;
+}
+
+void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  if (pod.volume_mounts.empty()) return;
+  Key(out, "volumeMounts");
+  out << YAML::Value << YAML::BeginSeq;
+  for (const ir::VolumeMount& mount : pod.volume_mounts) {
+    out << YAML::BeginMap;
+    StringField(out, "name", strings.Literal(mount.name));
+    StringField(out, "mountPath", strings.Literal(mount.mount_path));
+    if (mount.read_only) out << YAML::Key << "readOnly" << YAML::Value << true;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings,
+                   std::string_view key) {
   const ir::Resources& resources = pod.resources;
   if (resources.requests.empty() && resources.limits.empty() && resources.claims.empty()) return;
-  Key(out, "resources");
+  Key(out, key);
   out << YAML::Value << YAML::BeginMap;
   // Quantities stay YAML strings ("1", "4096M"): inside a CRD (JobSet, Argo)
   // a number would fail the quantity schema's string pattern.
@@ -166,7 +191,9 @@ void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
   out << YAML::EndMap;
 }
 
-void EmitSecurityContext(YAML::Emitter& out, const ir::SecurityContext& context) {
+void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod) {
+  if (!pod.security_context) return;
+  const ir::SecurityContext& context = *pod.security_context;
   Key(out, "securityContext");
   out << YAML::Value << YAML::BeginMap;
   if (context.privileged) out << YAML::Key << "privileged" << YAML::Value << *context.privileged;
@@ -183,8 +210,6 @@ void EmitSecurityContext(YAML::Emitter& out, const ir::SecurityContext& context)
   }
   out << YAML::EndMap;
 }
-
-}  // namespace
 
 void EmitString(YAML::Emitter& out, std::string_view value) {
   std::string text(value);
@@ -215,14 +240,9 @@ void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringP
 
 void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
   out << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value << "main";
+  StringField(out, "name", strings.Literal(pod.container_name));
   if (!pod.image.empty()) StringField(out, "image", strings.Literal(pod.image));
-  if (!pod.command.empty()) {
-    Key(out, "command");
-    out << YAML::Value << YAML::BeginSeq;
-    for (const ir::Text& arg : pod.command) EmitString(out, strings.Text(arg));
-    out << YAML::EndSeq;
-  }
+  EmitCommand(out, pod, strings);
   EmitEnv(out, pod, strings);
   if (!pod.env_from_secrets.empty()) {
     Key(out, "envFrom");
@@ -237,22 +257,11 @@ void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
     out << YAML::EndSeq;
   }
   EmitResources(out, pod, strings);
-  if (!pod.volume_mounts.empty()) {
-    Key(out, "volumeMounts");
-    out << YAML::Value << YAML::BeginSeq;
-    for (const ir::VolumeMount& mount : pod.volume_mounts) {
-      out << YAML::BeginMap;
-      StringField(out, "name", strings.Literal(mount.name));
-      StringField(out, "mountPath", strings.Literal(mount.mount_path));
-      if (mount.read_only) out << YAML::Key << "readOnly" << YAML::Value << true;
-      out << YAML::EndMap;
-    }
-    out << YAML::EndSeq;
-  }
+  EmitVolumeMounts(out, pod, strings);
   if (!pod.image_pull_policy.empty()) {
     StringField(out, "imagePullPolicy", strings.Literal(pod.image_pull_policy));
   }
-  if (pod.security_context) EmitSecurityContext(out, *pod.security_context);
+  EmitSecurityContext(out, pod);
   if (pod.port) {
     Key(out, "ports");
     out << YAML::Value << YAML::BeginSeq << YAML::BeginMap;

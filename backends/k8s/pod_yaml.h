@@ -40,7 +40,7 @@ void EmitString(YAML::Emitter& out, std::string_view value);
 //
 // metadata: labels, annotations (namespace is the object's, not the pod's).
 void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-// The container map (`name: main`, image, command, env, envFrom, resources,
+// The container map (`name`, image, command, env, envFrom, resources,
 // volumeMounts, imagePullPolicy, securityContext, ports), as one YAML map.
 void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 // serviceAccountName, nodeSelector, tolerations, volumes, imagePullSecrets,
@@ -50,6 +50,16 @@ void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolic
 // takes (Argo has pull secrets only for a whole workflow, and resource claims
 // only from v4; both go in a podSpecPatch).
 void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+// Pieces of the container alone, for a TrainJob's `trainer` and runtime
+// patches (backends/k8s/trainjob.cc), which take them apart: command, env,
+// resources (requests, limits, claims) under `key`, volumeMounts, and the
+// container's securityContext.
+void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings,
+                   std::string_view key = "resources");
+void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod);
 // Each of the above pieces alone, for targets (Argo) that place them apart.
 void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);

@@ -121,6 +121,12 @@ const std::vector<DecoratorSpec>& Table() {
       {"parallel", kOnStep, {
           {"nodes", ArgType::kInt, 1, kMaxCount},
       }},
+      {"trainjob", kOnStep, {
+          {"runtime", ArgType::kString, 0, 0, {}, {}, Rule::kSubdomain,
+           "name the ClusterTrainingRuntime as it is in the cluster: lowercase letters, digits, "
+           "'-' and '.'"},
+          {"proc_per_node", ArgType::kInt, 1, kMaxCount},
+      }},
       {"retry", kOnStep | kOnFlow, {
           {"times", ArgType::kInt, 0, 10, "3"},
           {"minutes_between_retries", ArgType::kInt, 0, kNoLimit, "2"},
@@ -1162,6 +1168,8 @@ std::optional<StepConfig> ResolveStepConfig(const FlowDefaults& defaults, const 
                                     config.parallel_nodes, report, &ok);
   if (!ok) return std::nullopt;
   if (!CheckResolved(config, args, &step, report)) return std::nullopt;
+  config.trainjob = ResolveTrainJob(defaults.decorators, own, config, report, &ok);
+  if (!ok) return std::nullopt;
   return config;
 }
 

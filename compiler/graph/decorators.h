@@ -17,6 +17,7 @@
 #include "compiler/diag/diagnostics.h"
 #include "compiler/graph/neuron.h"
 #include "compiler/graph/quantity.h"
+#include "compiler/graph/trainjob.h"
 #include "compiler/parse/ast.h"
 
 namespace flowc::graph {
@@ -76,6 +77,7 @@ struct StepConfig {
   KeyValues env;  // @environment vars, in written order
   std::optional<int64_t> parallel_nodes;
   std::optional<NeuronConfig> neuron_dra;  // @neuron
+  std::optional<TrainJobConfig> trainjob;  // @trainjob
   std::optional<RetryConfig> retry;
   std::optional<int64_t> timeout_seconds;
 };

@@ -7,6 +7,7 @@
 
 #include "compiler/graph/quantity.h"
 #include "compiler/ir/neuron_claims.h"
+#include "compiler/ir/trainjob.h"
 
 namespace flowc::ir {
 namespace {
@@ -76,6 +77,7 @@ Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
   pod.labels = c.labels;
   pod.annotations = c.annotations;
 
+  if (c.trainjob) pod.container_name = kTrainerContainer;  // ir.h, Pod::container_name
   pod.image = c.image;
   if (step.shell) {
     pod.command = {Text{{{Segment::Kind::kLiteral, "/bin/sh"}}},
@@ -95,9 +97,12 @@ Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
     pod.env.push_back(EnvVar{kEnvNumNodes, std::to_string(*c.parallel_nodes), ""});
     pod.env.push_back(
         EnvVar{kEnvNodeIndex, "", "metadata.annotations['batch.kubernetes.io/job-completion-index']"});
-    pod.env.push_back(EnvVar{kEnvMainAddr,
-                             fmt::format("$({0})-{1}-0-0.$({0})", kEnvJobSetName, step.k8s_name),
-                             ""});
+    // Node 0 of the step's replicated job: the step's own, or under
+    // @trainjob the trainer's, in the JobSet the Trainer names after the
+    // TrainJob (compiler/ir/trainjob.h).
+    const std::string job = c.trainjob ? kTrainerJob : step.k8s_name;
+    pod.env.push_back(
+        EnvVar{kEnvMainAddr, fmt::format("$({0})-{1}-0-0.$({0})", kEnvJobSetName, job), ""});
   }
   bool user_tmpdir = false;
   for (const auto& [name, value] : c.env) {
@@ -273,6 +278,11 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
     if (s.config.neuron_dra && s.config.neuron_dra->ultraserver > 1) {
       step.parallel->exclusive_topology =
           kUltraServerTopologyPrefix + std::to_string(s.config.neuron_dra->ultraserver);
+    }
+    if (s.config.trainjob) {
+      if (std::optional<Object> runtime = LowerTrainJob(flow.k8s_name, s, step)) {
+        step.objects.push_back(AddObject(flow, std::move(*runtime)));
+      }
     }
     step.next = map(s.next);
     step.predecessors = map(s.predecessors);

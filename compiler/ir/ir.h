@@ -98,7 +98,12 @@ struct Pod {
   KeyValues labels;
   KeyValues annotations;
 
-  // The one container, named "main".
+  // The one container. Named "main", but "node" in a @trainjob step: the
+  // container Kubeflow Trainer gives the TrainJob's image, command, env and
+  // resources, and the torch policy its env and port, is the trainer job's
+  // container named `node` (kubeflow/trainer pkg/constants Node; plugins/
+  // jobset/builder.go Trainer, plugins/torch/torch.go EnforceMLPolicy).
+  std::string container_name = "main";
   std::string image;
   std::vector<Text> command;  // argv; `run "..."` is ["/bin/sh", "-c", "..."]
   std::vector<EnvVar> env;    // flowc's FLOWC_* (@parallel), @environment vars in order, TMPDIR
@@ -157,15 +162,28 @@ struct ConfigMap {
   std::vector<ConfigMapFile> files;  // sorted by path
 };
 
+// A trainer.kubeflow.org/v1alpha1 TrainingRuntime for one @trainjob step
+// (compiler/ir/trainjob.h): a torch policy of `num_nodes` nodes and a JobSet
+// template whose one replicated job, the trainer's, runs `pod`.
+struct TrainingRuntime {
+  int64_t num_nodes = 1;
+  std::string exclusive_topology;  // Parallel::exclusive_topology
+  // The step's pod without its command: a command may hold a run's values
+  // (params, the foreach element, the run id), so the TrainJob of each run
+  // carries it (`spec.trainer.command`) and the runtime stays one object.
+  Pod pod;
+};
+
 struct Object {
   std::string name;
   std::string namespace_;
   SourceRange range;  // what asked for it first
-  std::variant<ResourceClaimTemplate, ConfigMap> spec;
+  std::variant<ResourceClaimTemplate, ConfigMap, TrainingRuntime> spec;
 
   const char* kind() const {
-    return std::holds_alternative<ResourceClaimTemplate>(spec) ? "ResourceClaimTemplate"
-                                                               : "ConfigMap";
+    if (std::holds_alternative<ResourceClaimTemplate>(spec)) return "ResourceClaimTemplate";
+    if (std::holds_alternative<TrainingRuntime>(spec)) return "TrainingRuntime";
+    return "ConfigMap";
   }
 };
 
@@ -180,6 +198,18 @@ struct Parallel {
   // A node label whose value every pod of the gang shares, one gang per
   // value (JobSet's exclusive placement); "" for none.
   std::string exclusive_topology{};
+};
+
+// `@trainjob`: the gang runs as a Kubeflow Trainer TrainJob that references
+// `runtime_kind`/`runtime_name`: the TrainingRuntime flowc emits for the step
+// (an object beside the pods), or the cluster's ClusterTrainingRuntime
+// (`runtime=`), which the TrainJob then gives the pod through `trainer` and
+// `runtimePatches`.
+struct TrainJob {
+  std::string runtime_kind;  // "TrainingRuntime" or "ClusterTrainingRuntime"
+  std::string runtime_name;
+  std::optional<int64_t> proc_per_node;  // trainer.numProcPerNode
+  bool emitted_runtime() const { return runtime_kind == "TrainingRuntime"; }
 };
 
 struct Param {
@@ -217,6 +247,7 @@ struct Step {
   std::optional<Retry> retry;
   std::optional<int64_t> timeout_seconds;
   std::optional<Parallel> parallel;
+  std::optional<TrainJob> trainjob;  // only with `parallel`
 
   // The graph. Indexes into Flow::steps.
   std::vector<size_t> next;          // successors as written

@@ -21,7 +21,7 @@ void SetIf(Json& out, const char* key, const KeyValues& pairs) {
 
 Json ContainerJson(const Pod& pod) {
   Json c;
-  c["name"] = "main";
+  c["name"] = pod.container_name;
   c["image"] = pod.image;
   if (!pod.command.empty()) {
     Json command = Json::array();
@@ -113,6 +113,12 @@ Json StepJson(const Flow& flow, const Step& step) {
                   {"minutes_between_retries", step.retry->minutes_between_retries}};
   }
   if (step.timeout_seconds) s["timeout_seconds"] = *step.timeout_seconds;
+  if (step.trainjob) {
+    Json trainjob = {{"runtime", {{"kind", step.trainjob->runtime_kind},
+                                  {"name", step.trainjob->runtime_name}}}};
+    if (step.trainjob->proc_per_node) trainjob["proc_per_node"] = *step.trainjob->proc_per_node;
+    s["trainjob"] = std::move(trainjob);
+  }
   if (!step.objects.empty()) {
     Json objects = Json::array();
     for (size_t i : step.objects) objects.push_back(flow.objects[i].name);
@@ -182,6 +188,13 @@ Json ObjectToJson(const Object& object) {
   SetIf(out, "namespace", object.namespace_);
   if (const auto* t = std::get_if<ResourceClaimTemplate>(&object.spec)) {
     out["spec"] = ClaimTemplateSpecJson(*t);  // {spec: {devices}}, as in Kubernetes
+  } else if (const auto* r = std::get_if<TrainingRuntime>(&object.spec)) {
+    // The runtime's content as flowc decides it; backends/k8s/trainjob.cc
+    // writes the JobSet template around the pod.
+    Json runtime = {{"numNodes", r->num_nodes}};
+    SetIf(runtime, "exclusiveTopology", r->exclusive_topology);
+    runtime["pod"] = PodToJson(r->pod);
+    out["trainingRuntime"] = std::move(runtime);
   } else {
     out["configMap"] = ConfigMapJson(std::get<ConfigMap>(object.spec));
   }

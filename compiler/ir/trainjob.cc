@@ -1,0 +1,49 @@
+#include "compiler/ir/trainjob.h"
+
+#include <openssl/sha.h>
+
+#include <fmt/format.h>
+
+#include "compiler/ir/ir_json.h"
+
+namespace flowc::ir {
+namespace {
+
+std::string ContentHash(const Object& object) {
+  std::string content = ObjectToJson(object).dump();
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(content.data()), content.size(), digest);
+  std::string hex;
+  for (int i = 0; i < 5; ++i) hex += fmt::format("{:02x}", digest[i]);
+  return hex;
+}
+
+}  // namespace
+
+std::optional<Object> LowerTrainJob(std::string_view flow_k8s_name, const graph::Step& source,
+                                    Step& step) {
+  const graph::TrainJobConfig& config = *source.config.trainjob;
+  TrainJob trainjob;
+  trainjob.proc_per_node = config.proc_per_node;
+  if (!config.runtime.empty()) {
+    trainjob.runtime_kind = kClusterTrainingRuntimeKind;
+    trainjob.runtime_name = config.runtime;
+    step.trainjob = std::move(trainjob);
+    return std::nullopt;
+  }
+  TrainingRuntime runtime;
+  runtime.num_nodes = step.parallel->nodes;
+  runtime.exclusive_topology = step.parallel->exclusive_topology;
+  runtime.pod = step.pod;
+  runtime.pod.command.clear();  // the TrainJob's (ir.h, TrainingRuntime::pod)
+  Object object{"", step.pod.namespace_, config.range, std::move(runtime)};
+  // The name is hashed from the content alone: name and namespace are empty.
+  Object content{"", "", {}, std::get<TrainingRuntime>(object.spec)};
+  object.name = fmt::format("{}-{}-{}", flow_k8s_name, step.k8s_name, ContentHash(content));
+  trainjob.runtime_kind = kTrainingRuntimeKind;
+  trainjob.runtime_name = object.name;
+  step.trainjob = std::move(trainjob);
+  return object;
+}
+
+}  // namespace flowc::ir
