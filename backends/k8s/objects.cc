@@ -104,10 +104,13 @@ void EmitConfigMapContent(YAML::Emitter& out, const ir::ConfigMap& map) {
     out << YAML::Value << YAML::BeginMap;
     for (const ir::ConfigMapFile& f : map.files) {
       if (!f.binary) continue;
-      Key(out, f.key);
-      out << YAML::Value
-          << YAML::Binary(reinterpret_cast<const unsigned char*>(f.content.data()),
-                          f.content.size());
+      // A plain base64 string, never a `!!binary` node: kubectl reads YAML
+      // through sigs.k8s.io/yaml, whose go-yaml decodes `!!binary` into raw
+      // bytes before the conversion to JSON, where binaryData must be base64
+      // (kubernetes-sigs/yaml README.md, "Caveat #1").
+      StringField(out, f.key,
+                  YAML::EncodeBase64(reinterpret_cast<const unsigned char*>(f.content.data()),
+                                     f.content.size()));
     }
     out << YAML::EndMap;
   }

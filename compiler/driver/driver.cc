@@ -129,6 +129,15 @@ int IoError(const std::string& message) {
   return kExitIo;
 }
 
+// The status of a run with errors: a file @code ships that cannot be read is
+// an I/O error (E065), like an input that cannot be read.
+int ErrorStatus(const diag::Diagnostics& diagnostics) {
+  for (const diag::Diagnostic& d : diagnostics.all()) {
+    if (d.code == diag::Code::kCodeFileUnreadable) return kExitIo;
+  }
+  return kExitDiagnostics;
+}
+
 std::unique_ptr<Input> Load(const std::string& path, int* status) {
   std::string error;
   std::optional<std::string> text = ReadInput(path, &error);
@@ -188,7 +197,7 @@ int RunCompile(const Options& options) {
       text = Render(*flow, options.target, report, options.emit());
     }
     printer.Add(input.diagnostics);  // first: --werror may turn warnings into errors
-    if (input.diagnostics.HasErrors() || !text) return int{kExitDiagnostics};
+    if (input.diagnostics.HasErrors() || !text) return ErrorStatus(input.diagnostics);
     std::string out = OutputPathFor(options, *flow, many);
     if (out == "-") {
       std::cout << *text;
@@ -211,7 +220,7 @@ int RunCheck(const Options& options) {
   return ForEachInput(options, [](Input& input, DiagnosticPrinter& printer) {
     Analyze(*input.file, input.diagnostics);
     printer.Add(input.diagnostics);
-    return input.diagnostics.HasErrors() ? int{kExitDiagnostics} : int{kExitOk};
+    return input.diagnostics.HasErrors() ? ErrorStatus(input.diagnostics) : int{kExitOk};
   });
 }
 
@@ -223,7 +232,7 @@ int RunGraph(const Options& options) {
   std::optional<ir::Flow> flow = Analyze(*input->file, input->diagnostics);
   printer.Add(input->diagnostics);
   printer.Finish();
-  if (!flow || input->diagnostics.HasErrors()) return kExitDiagnostics;
+  if (!flow || input->diagnostics.HasErrors()) return ErrorStatus(input->diagnostics);
   std::cout << (options.format == "mermaid" ? GraphToMermaid(*flow) : GraphToDot(*flow));
   return kExitOk;
 }

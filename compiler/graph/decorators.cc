@@ -127,6 +127,10 @@ const std::vector<DecoratorSpec>& Table() {
            "'-' and '.'"},
           {"proc_per_node", ArgType::kInt, 1, kMaxCount},
       }},
+      {"code", kOnStep | kOnFlow, {
+          {"files", ArgType::kStringList},
+          {"path", ArgType::kString, 0, 0, "\"/workspace\"", {}, Rule::kAbsolutePath},
+      }},
       {"retry", kOnStep | kOnFlow, {
           {"times", ArgType::kInt, 0, 10, "3"},
           {"minutes_between_retries", ArgType::kInt, 0, kNoLimit, "2"},
@@ -945,8 +949,9 @@ std::optional<ScheduleConfig> ResolveSchedule(const ast::Decorator& decorator,
   return schedule;
 }
 
-// Two volumes mounted at one path: shared memory, tmpfs and claims.
-bool CheckMounts(const StepConfig& c, const Args& k8s, const ast::Step* step,
+// Two volumes mounted at one path: shared memory, tmpfs, claims and @code;
+// and a file of @code where another volume is mounted.
+bool CheckMounts(const StepConfig& c, const Args& k8s, const Args& code, const ast::Step* step,
                  diag::Reporter& report) {
   struct Mount {
     std::string path;
@@ -971,7 +976,38 @@ bool CheckMounts(const StepConfig& c, const Args& k8s, const ast::Step* step,
                         Resolved{&entry.value, from_step}, "mount the claim at another path"});
     }
   }
+  const size_t others = mounts.size();
+  if (c.code) {
+    Resolved r = code.Get("path");
+    if (r.value->range.line == 0) r = code.Get("files");  // the default path
+    mounts.push_back({c.code->path, "'@code'", r, "give '@code' another path"});
+  }
   bool ok = true;
+  for (size_t i = 0; c.code && i < others; ++i) {
+    const Mount& mine = mounts.back();
+    if ((step != nullptr) != (mounts[i].origin.from_step || mine.origin.from_step)) continue;
+    std::string file = CodeFileUnderMount(*c.code, mounts[i].path);
+    if (file.empty()) continue;
+    report(diag::Code::kVolumeConflict, mine.origin.value->range,
+           fmt::format("'{}' of '@code' collides with {} at '{}'", file, mounts[i].by,
+                       mounts[i].path))
+        .AddNote(mounts[i].origin.value->range, fmt::format("{} is set here", mounts[i].by))
+        .SetHelp(fmt::format("mount {} outside '{}', or leave '{}' out of '@code'", mounts[i].by,
+                             c.code->path, file));
+    ok = false;
+  }
+  // The pod's volume for @code is named `code`; a claim may not be.
+  const Value* claims = k8s["persistent_volume_claims"];
+  for (size_t i = 0; c.code && claims != nullptr && i < claims->entries.size(); ++i) {
+    const ast::MapEntry& entry = claims->entries[i];
+    bool from_step = k8s.Get("persistent_volume_claims").from_step || code.on_step();
+    if (entry.key != kCodeVolumeName || (step != nullptr) != from_step) continue;
+    report(diag::Code::kVolumeConflict, entry.key_range,
+           fmt::format("claim '{}' has the name of the volume of '@code'", entry.key))
+        .AddNote(code.decorator()->range, "'@code' is written here")
+        .SetHelp("claims are mounted as volumes of their own name: use another claim name");
+    ok = false;
+  }
   for (size_t i = 0; i < mounts.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (mounts[i].path != mounts[j].path) continue;
@@ -1069,7 +1105,7 @@ bool CheckResolved(const StepConfig& c, const std::map<std::string_view, Args>& 
     }
   }
   if (c.guaranteed) WarnUnsizedGuaranteed(k8s, resources, step, report);
-  return CheckMounts(c, k8s, step, report) && ok;
+  return CheckMounts(c, k8s, args.at("code"), step, report) && ok;
 }
 
 std::map<std::string_view, Args> ArgsOf(const std::vector<const ast::Decorator*>& flow,
@@ -1109,6 +1145,7 @@ StepConfig Apply(const std::map<std::string_view, Args>& args) {
 bool CheckWhole(const ast::Decorator& decorator, Placement placement, diag::Reporter& report) {
   const std::string& name = decorator.name.name;
   if (name == "neuron") return CheckNeuronDecorator(decorator, placement == kOnFlow, report);
+  if (name == "code") return CheckCodeDecorator(decorator, placement == kOnFlow, report);
   if (name == "parallel" && decorator.arguments.empty()) {
     report(diag::Code::kMissingArgument, decorator.range, "'@parallel' needs 'nodes'")
         .SetHelp("write @parallel(nodes=4) for a gang of four pods");
@@ -1148,11 +1185,16 @@ FlowDefaults CheckFlowDecorators(const std::vector<ast::Decorator>& decorators,
     if (d->name.name == "schedule") {
       defaults.schedule = ResolveSchedule(*d, report);
     } else {
+      if (d->name.name == "code") defaults.code = LoadCode(*d, report);  // once for every step
       defaults.decorators.push_back(d);
     }
   }
   auto args = ArgsOf(defaults.decorators, {});
-  CheckResolved(Apply(args), args, nullptr, report);
+  StepConfig flow_config = Apply(args);
+  bool code_ok = true;
+  flow_config.code =
+      ResolveCode(Find(defaults.decorators, "code"), defaults.code, nullptr, report, &code_ok);
+  CheckResolved(flow_config, args, nullptr, report);
   return defaults;
 }
 
@@ -1166,6 +1208,8 @@ std::optional<StepConfig> ResolveStepConfig(const FlowDefaults& defaults, const 
   StepConfig config = Apply(args);
   config.neuron_dra = ResolveNeuron(Find(defaults.decorators, "neuron"), Find(own, "neuron"),
                                     config.parallel_nodes, report, &ok);
+  config.code =
+      ResolveCode(Find(defaults.decorators, "code"), defaults.code, Find(own, "code"), report, &ok);
   if (!ok) return std::nullopt;
   if (!CheckResolved(config, args, &step, report)) return std::nullopt;
   config.trainjob = ResolveTrainJob(defaults.decorators, own, config, report, &ok);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/diag/diagnostics.h"
+#include "compiler/graph/code.h"
 #include "compiler/graph/neuron.h"
 #include "compiler/graph/quantity.h"
 #include "compiler/graph/trainjob.h"
@@ -78,6 +79,7 @@ struct StepConfig {
   std::optional<int64_t> parallel_nodes;
   std::optional<NeuronConfig> neuron_dra;  // @neuron
   std::optional<TrainJobConfig> trainjob;  // @trainjob
+  std::optional<CodeConfig> code;          // @code
   std::optional<RetryConfig> retry;
   std::optional<int64_t> timeout_seconds;
 };
@@ -93,6 +95,9 @@ struct ScheduleConfig {
 struct FlowDefaults {
   std::vector<const ast::Decorator*> decorators;  // valid step-level ones
   std::optional<ScheduleConfig> schedule;
+  // The files of the flow's @code, read once for every step; null without
+  // one, or when they could not be read (reported once, for the flow).
+  std::shared_ptr<const CodeBundle> code;
 };
 
 // Checks the flow's decorators. Errors are reported once, here, not per step.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/graph/quantity.h"
+#include "compiler/ir/code_configmap.h"
 #include "compiler/ir/neuron_claims.h"
 #include "compiler/ir/trainjob.h"
 
@@ -249,6 +250,7 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
     return to;
   };
   flow.steps.reserve(graph.order.size());
+  CodeConfigMaps code_maps;  // each @code's ConfigMap built once
   for (size_t g : graph.order) {
     const graph::Step& s = graph.steps[g];
     Step step;
@@ -266,6 +268,10 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
       }
     }
     step.pod = LowerPod(s, claim_template);
+    if (s.config.code) {
+      step.objects.push_back(code_maps.Mount(flow, *s.config.code, s.config.namespace_, step.pod));
+      std::sort(step.objects.begin(), step.objects.end());
+    }
     if (s.config.retry) {
       step.retry = Retry{s.config.retry->times, s.config.retry->minutes_between_retries};
     }

@@ -1,5 +1,7 @@
 #include "compiler/ir/ir_json.h"
 
+#include <openssl/evp.h>
+
 namespace flowc::ir {
 namespace {
 
@@ -157,14 +159,24 @@ Json ClaimTemplateSpecJson(const ResourceClaimTemplate& t) {
   return {{"spec", {{"devices", std::move(devices)}}}};  // the template's spec.spec
 }
 
+// Standard base64 without line breaks, as Kubernetes writes binaryData.
+std::string Base64(const std::string& bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                          reinterpret_cast<const unsigned char*>(bytes.data()),
+                          static_cast<int>(bytes.size()));
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
 Json ConfigMapJson(const ConfigMap& map) {
+  // The whole content, as the ConfigMap carries it: text as it is (valid
+  // UTF-8, so JSON holds it exactly), other files in base64.
   Json data = Json::object();
-  Json binary = Json::array();
+  Json binary = Json::object();
   for (const ConfigMapFile& f : map.files) {
-    // The IR shows text as it is and binary content by size only: the bytes
-    // reach YAML through the renderer's base64.
     if (f.binary) {
-      binary.push_back({{"key", f.key}, {"path", f.path}, {"bytes", f.content.size()}});
+      binary[f.key] = Base64(f.content);
     } else {
       data[f.key] = f.content;
     }

@@ -1,0 +1,64 @@
+// The lowering of `@code` (DSL.md, "Language v2"): a step's shipped files as
+// an immutable v1 ConfigMap beside the pods, and the volume, read-only mount
+// and working directory of the step's pod. Used by LowerToIr only.
+//
+// Decisions a user can rely on, each made here once:
+// - Text is `data`, anything else `binaryData`, byte for byte. Text means
+//   valid UTF-8 (as Go's utf8.Valid: no overlong forms, no surrogates, nothing
+//   above U+10FFFF) without a NUL byte. The API carries `data` values as JSON
+//   or YAML strings, so only UTF-8 survives there ("Values with non-UTF-8
+//   byte sequences must use the BinaryData field", core/v1 ConfigMap); kubectl
+//   create configmap --from-file uses the same test without the NUL rule. A
+//   NUL marks binary formats and UTF-16 text, which are safer as bytes.
+// - Keys (`[-._a-zA-Z0-9]+`, at most 253 characters, not starting with '..')
+//   are a reversible spelling of each relative path, so two paths never share
+//   a key: letters, digits, '.' and '_' stay, '/' becomes "--", and every
+//   other byte "-xx" (its two lowercase hex digits): "conf/base-v2.yaml" ->
+//   "conf--base-2dv2.yaml". A key that would be longer than 253 is cut at a
+//   character boundary and ends in "-h" and 16 hex digits of SHA-256 over the
+//   path, which no spelled key contains.
+// - The name is `<flow>-code-<10 hex digits>`: SHA-256 over every file's path
+//   and bytes. A changed file, or a renamed one, makes a new ConfigMap, so an
+//   immutable object never needs changing and runs in flight keep theirs.
+#ifndef FLOWC_IR_CODE_CONFIGMAP_H_
+#define FLOWC_IR_CODE_CONFIGMAP_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "compiler/graph/code.h"
+#include "compiler/ir/ir.h"
+
+namespace flowc::ir {
+
+// The pod's volume for the shipped files.
+inline constexpr const char* kCodeVolume = graph::kCodeVolumeName;
+
+// True when `content` goes in `data`, false for `binaryData`.
+bool IsConfigMapText(std::string_view content);
+
+// The ConfigMap key of the file at relative path `path`.
+std::string ConfigMapKey(std::string_view path);
+
+// The ConfigMap of `bundle`, and its name in a flow named `flow_k8s_name`.
+ConfigMap CodeConfigMap(const graph::CodeBundle& bundle);
+std::string CodeConfigMapName(std::string_view flow_k8s_name, const graph::CodeBundle& bundle);
+
+// Builds each ConfigMap once per bundle and namespace, however many steps
+// ship it, and adds the volume, mount and working directory to their pods.
+class CodeConfigMaps {
+ public:
+  // Adds `code`'s ConfigMap to `flow.objects` (unless there) and mounts it in
+  // `pod`. Returns the object's index in flow.objects.
+  size_t Mount(Flow& flow, const graph::CodeConfig& code, const std::string& namespace_, Pod& pod);
+
+ private:
+  std::map<std::pair<const graph::CodeBundle*, std::string>, size_t> index_;
+  std::map<const graph::CodeBundle*, std::string> names_;
+};
+
+}  // namespace flowc::ir
+
+#endif  // FLOWC_IR_CODE_CONFIGMAP_H_

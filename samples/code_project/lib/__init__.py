@@ -1,0 +1,1 @@
+"""Code shared by the steps of code_project."""
