@@ -87,19 +87,22 @@ std::vector<Uncarried> UncarriedFields(const std::vector<const ast::Decorator*>&
                    neuron->range, "'@neuron'"});
   }
   if (!c.secrets.empty()) {
-    const ast::Argument* arg = Written(flow, step, "kubernetes", "secrets");
-    if (arg == nullptr) arg = Written(flow, step, "secrets", "sources");
+    const char* decorator = "kubernetes";
+    const ast::Argument* arg = Written(flow, step, decorator, "secrets");
+    if (arg == nullptr) arg = Written(flow, step, decorator = "secrets", "sources");
     out.push_back({"envFrom secrets",
                    "neither the TrainJob's trainer nor a runtime patch has envFrom",
-                   arg->name.range, fmt::format("'{}'", arg->name.name)});
+                   arg->name.range, fmt::format("'{}' of '@{}'", arg->name.name, decorator)});
   }
   if (!c.image_pull_policy.empty()) {
     const ast::Argument* arg = Written(flow, step, "kubernetes", "image_pull_policy");
-    out.push_back({"imagePullPolicy", container_patch, arg->name.range, "'image_pull_policy'"});
+    out.push_back({"imagePullPolicy", container_patch, arg->name.range,
+                   "'image_pull_policy' of '@kubernetes'"});
   }
   if (c.port) {
     const ast::Argument* arg = Written(flow, step, "kubernetes", "port");
-    out.push_back({"container port", container_patch, arg->name.range, "'port'"});
+    out.push_back({"container port", container_patch, arg->name.range,
+                   "'port' of '@kubernetes'"});
   }
   if (const ast::Decorator* code = WrittenDecorator(flow, step, "code")) {
     out.push_back({"working directory", container_patch, code->range, "'@code'"});

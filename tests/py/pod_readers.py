@@ -5,7 +5,8 @@ One reader per target, each returning {step name: [Instance]}, in the IR JSON po
 test_airflow.py and test_jobset.py use the same building blocks):
 
   argo_pods(yaml_text, ir)     the container template of each step's task, or the pod of the
-                               JobSet manifest in its resource template (@parallel);
+                               JobSet manifest in its resource template (@parallel), or of the
+                               TrainJob there (@trainjob: gang_manifest_pod);
   airflow_pods(dag_path, ir)   the DAG file executed against tests/py/airflow_stub: the pod each
                                KubernetesPodOperator task builds, and the pod of the JobSet each
                                @parallel task creates, once per task run (foreach elements);
@@ -40,6 +41,8 @@ import subprocess
 import sys
 
 import yaml
+
+import trainer_model
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STUB_DIR = os.path.join(HERE, "airflow_stub")
@@ -257,18 +260,44 @@ def argo_container_pod(workflow, template, where, problems):
     return pod
 
 
-def argo_manifest_pod(template, where, problems):
-    """The pod of the JobSet a resource template (a @parallel step) creates (Argo spelling)."""
+def gang_manifest_pod(manifest, runtimes, where, problems):
+    """The pod of a @parallel step's gang: the one replicated Job of its JobSet, or, for a
+    TrainJob, the trainer's pod the Trainer builds from it and its runtime (one of the
+    `runtimes` delivered beside it, or a cluster's: tests/py/trainer_model.py), less what the
+    Trainer's torch policy adds itself, which is checked to be exactly that."""
+    if manifest.get("kind") == "TrainJob":
+        try:
+            template, count = trainer_model.trainer_pod(manifest, runtimes)
+        except trainer_model.ModelError as e:
+            problems.append(f"{where}: the Trainer cannot run the TrainJob: {e}")
+            return {}
+        template = trainer_model.without_torch_additions(template, manifest, count, problems,
+                                                         where)
+        if manifest["spec"]["runtimeRef"].get("kind") == "ClusterTrainingRuntime":
+            # A referenced runtime keeps its own restart policy (a runtime patch has none):
+            # README, "@trainjob"; jobset_job_pod checks flowc's own.
+            template["spec"]["restartPolicy"] = "Never"
+        # The JobSet the Trainer creates is in the TrainJob's namespace.
+        jobset = {"metadata": {k: v for k, v in manifest["metadata"].items()
+                               if k == "namespace"}}
+        return jobset_job_pod(jobset, {"template": {"spec": {"template": template}}}, where,
+                              problems)
+    if manifest.get("kind") != "JobSet":
+        problems.append(f"{where}: the resource template creates a {manifest.get('kind')}")
+    rjobs = manifest["spec"]["replicatedJobs"]
+    if len(rjobs) != 1:
+        problems.append(f"{where}: {len(rjobs)} replicated jobs")
+    return jobset_job_pod(manifest, rjobs[0], where, problems)
+
+
+def argo_manifest_pod(template, where, problems, runtimes=()):
+    """The pod of the JobSet or TrainJob a resource template (a @parallel step) creates (Argo
+    spelling); `runtimes`: the TrainingRuntimes of the stream."""
     extra = set(template) - RESOURCE_TEMPLATE_KEYS
     if extra:
         problems.append(f"{where}: unexpected template fields {sorted(extra)}")
-    jobset = yaml.safe_load(template["resource"]["manifest"])
-    if jobset.get("kind") != "JobSet":
-        problems.append(f"{where}: the resource template creates a {jobset.get('kind')}")
-    rjobs = jobset["spec"]["replicatedJobs"]
-    if len(rjobs) != 1:
-        problems.append(f"{where}: {len(rjobs)} replicated jobs")
-    return jobset_job_pod(jobset, rjobs[0], where, problems)
+    return gang_manifest_pod(yaml.safe_load(template["resource"]["manifest"]), runtimes, where,
+                             problems)
 
 
 def argo_step_templates(workflow, ir, where, problems):
@@ -306,7 +335,9 @@ def argo_pods(yaml_text, ir, problems=None, where=None):
     own = problems is None
     problems = [] if own else problems
     where = where or ir["flow"]
-    docs, _ = delivered_objects(list(yaml.safe_load_all(yaml_text)), ir, where, problems)
+    all_docs = list(yaml.safe_load_all(yaml_text))
+    runtimes = [d for d in all_docs if isinstance(d, dict) and d.get("kind") == "TrainingRuntime"]
+    docs, _ = delivered_objects(all_docs, ir, where, problems)
     workflows = [d for d in docs if d.get("kind") == "WorkflowTemplate"]
     if len(workflows) != 1:
         problems.append(f"{where}: {len(workflows)} WorkflowTemplates")
@@ -318,8 +349,9 @@ def argo_pods(yaml_text, ir, problems=None, where=None):
         for tpl in templates:
             at = f"{where}: template {tpl['name']}"
             if "resource" in tpl:
-                pod = argo_manifest_pod(tpl, at, problems)
-                label = f"template {tpl['name']}, JobSet manifest"
+                pod = argo_manifest_pod(tpl, at, problems, runtimes)
+                kind = yaml.safe_load(tpl["resource"]["manifest"]).get("kind")
+                label = f"template {tpl['name']}, {kind} manifest"
             else:
                 pod = argo_container_pod(workflow, tpl, at, problems)
                 label = f"template {tpl['name']}"
@@ -358,6 +390,8 @@ def delivered_objects(docs, ir, where, problems):
         elif o["kind"] == "ResourceClaimTemplate":
             if doc.get("apiVersion") != "resource.k8s.io/v1" or doc.get("spec") != o["spec"]:
                 problems.append(f"{where}: {o['kind']} {o['name']} differs from the IR's")
+        elif o["kind"] == "TrainingRuntime":
+            problems.extend(trainer_model.runtime_problems(doc, o, f"{where}: {o['name']}"))
     for key in found:
         problems.append(f"{where}: {key} is delivered but not in the IR")
     return rest, {(o["kind"], o.get("namespace", ""), o["name"]) for o in ir.get("objects", [])}

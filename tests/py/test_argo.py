@@ -55,12 +55,10 @@ def cases():
 
 # --- reading Argo's spelling back (tests/py/pod_readers.py) -------------------
 
-def jobset_pod(jobset, where, failures):
-    """The pod of the one replicated Job of a step's JobSet."""
-    rjobs = jobset["spec"]["replicatedJobs"]
-    if len(rjobs) != 1:
-        failures.append(f"{where}: {len(rjobs)} replicated jobs")
-    return pod_readers.jobset_job_pod(jobset, rjobs[0], where, failures)
+def jobset_pod(jobset, where, failures, runtimes=()):
+    """The pod of the one replicated Job of a step's JobSet, or the trainer's pod of a
+    @trainjob step's TrainJob (pod_readers.gang_manifest_pod)."""
+    return pod_readers.gang_manifest_pod(jobset, runtimes, where, failures)
 
 
 # --- a model of Argo's substitution ----------------------------------------
@@ -328,7 +326,28 @@ def check_workflow(ir, docs, where, failures):
             if retry.get("minutes_between_retries", 0) > 0:
                 strategy["backoff"] = {"duration": f"{retry['minutes_between_retries']}m"}
         expect(f"{at}.retryStrategy", strategy, tpl.get("retryStrategy"))
-        if "parallel" in step:
+        if "trainjob" in step:
+            # Argo retries; the TrainJob of each attempt keeps the step's timeout as its
+            # deadline. The conditions' meaning: tests/py/test_trainjob.py.
+            resource = tpl.get("resource", {})
+            emitted = step["trainjob"]["runtime"]["kind"] == "TrainingRuntime"
+            expect(f"{at}.resource", {
+                "action": "create", "setOwnerReference": True,
+                "successCondition": "status.jobsStatus.0.succeeded == 1" if emitted
+                else "status.conditions.0.type == Complete",
+                "failureCondition": ",".join(f"status.conditions.{i}.type == Failed"
+                                             for i in range(8))},
+                {k: v for k, v in resource.items() if k != "manifest"})
+            trainjob = yaml.safe_load(resource.get("manifest", "{}"))
+            expect(f"{at} TrainJob runtimeRef", {"apiGroup": "trainer.kubeflow.org",
+                                                 **step["trainjob"]["runtime"]},
+                   trainjob["spec"].get("runtimeRef"))
+            expect(f"{at} TrainJob numNodes", step["parallel"]["nodes"],
+                   trainjob["spec"]["trainer"].get("numNodes"))
+            expect(f"{at} TrainJob activeDeadlineSeconds", step.get("timeout_seconds"),
+                   trainjob["spec"].get("activeDeadlineSeconds"))
+            expect(f"{at}.activeDeadlineSeconds", None, tpl.get("activeDeadlineSeconds"))
+        elif "parallel" in step:
             # Argo retries; the JobSet of each attempt fails at once and keeps
             # the step's timeout as each Job's deadline.
             resource = tpl.get("resource", {})
@@ -360,9 +379,10 @@ def check_workflow(ir, docs, where, failures):
     return step_templates
 
 
-def check_pods(ir, wt, step_templates, where, failures, jobsets):
+def check_pods(ir, wt, step_templates, where, failures, jobsets, runtimes=()):
     """Every step's pod, read back and through the model of Argo. Appends
-    each JobSet, as Argo would create it, to `jobsets`."""
+    each JobSet or TrainJob, as Argo would create it, to `jobsets`; `runtimes`: the
+    TrainingRuntimes of the stream."""
     globals_ = {f"workflow.parameters.{p['name']}": param_value(p["name"]) for p in ir["params"]}
     globals_["workflow.name"] = WORKFLOW_NAME
     flow_values = {p["name"]: param_value(p["name"]) for p in ir["params"]}
@@ -382,7 +402,7 @@ def check_pods(ir, wt, step_templates, where, failures, jobsets):
             if extra:
                 failures.append(f"{at}: unexpected template fields {sorted(extra)}")
             manifest = tpl["resource"]["manifest"]
-            read = jobset_pod(yaml.safe_load(manifest), at, failures)
+            read = jobset_pod(yaml.safe_load(manifest), at, failures, runtimes)
             failures.extend(t.diff_pods(
                 step["pod"], pod_readers.map_strings(read, pod_readers.argo_flow_spelling), at))
             for version in (3, 4):
@@ -394,7 +414,8 @@ def check_pods(ir, wt, step_templates, where, failures, jobsets):
                 except yaml.YAMLError as e:
                     failures.append(f"{at}: Argo {version} makes the manifest invalid: {e}")
                     continue
-                failures.extend(t.diff_pods(expected, jobset_pod(jobset, at, failures),
+                failures.extend(t.diff_pods(expected,
+                                            jobset_pod(jobset, at, failures, runtimes),
                                             f"{at} (Argo {version} manifest)"))
                 if version == 4:
                     jobsets.append(jobset)
@@ -447,10 +468,12 @@ def main():
         try:
             docs = list(yaml.safe_load_all(result.stdout))
             ir = t.ir_of(path)
-            # The objects the pods need (claim templates, ConfigMaps) come first in the stream.
+            # The objects the pods need (claim templates, ConfigMaps, TrainingRuntimes) come
+            # first in the stream.
+            runtimes = [d for d in docs if d.get("kind") == "TrainingRuntime"]
             docs = [d for d in docs if d.get("kind") in ("WorkflowTemplate", "CronWorkflow")]
             step_templates = check_workflow(ir, docs, path, failures)
-            check_pods(ir, docs[0], step_templates, path, failures, jobsets)
+            check_pods(ir, docs[0], step_templates, path, failures, jobsets, runtimes)
         except (KeyError, TypeError, IndexError, ArgoError, yaml.YAMLError) as e:
             failures.append(f"{path}: cannot read the output back: {type(e).__name__}: {e}")
     if outputs:

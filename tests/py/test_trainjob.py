@@ -1,0 +1,331 @@
+"""Kubeflow Trainer TrainJobs of @trainjob steps (issue 11; DSL.md "Language v2").
+
+For every samples/trainjob_*.flow, compiled for Argo 3.7 and 4.1:
+  - the stream holds the IR's TrainingRuntime (tests/py/trainer_model.runtime_problems), and
+    every @trainjob step's resource template creates a TrainJob; the TrainingRuntimes and the
+    TrainJobs as Argo creates them (names substituted) pass ../shared/conformance/validate;
+  - parity: the trainer's pod that Kubeflow Trainer v2.3 builds from the TrainJob and its
+    runtime (trainer_model.trainer_pod: runtime template, runtime patches, `trainer` fields,
+    torch policy) equals the IR's pod field by field, plus exactly the torch policy's PET_*
+    env and port; and in the pods the JobSet controller makes from it for every node,
+    FLOWC_JOBSET_NAME, FLOWC_NUM_NODES, FLOWC_NODE_INDEX and FLOWC_MAIN_ADDR read as the
+    Trainer's own PET_* values and node 0's address (hostname.subdomain of index 0);
+  - the runtime's name is `<flow>-<step>-<10 hex digits of SHA-256>` of its IR content;
+  - Argo's success and failure conditions, evaluated as Argo does (label selectors over gjson
+    paths, workflow/executor/resource.go), give the right answer for the TrainJob's status on
+    every path: running, suspended by Kueue and resumed, complete, failed, past its deadline.
+A self-test breaks copies of the objects (container name, ancestor label, a patch, the
+torch policy, a condition) and checks that each break is reported.
+"""
+import copy
+import hashlib
+import json
+import os
+import tempfile
+
+import yaml
+
+import flowc_testlib as t
+import pod_readers
+import trainer_model as m
+
+TRAINJOB_NAME_WORKFLOW = "pretrain-x7k2p"
+ITERATION_HASH = "{{=sprig.trunc(5, sprig.sha1sum(pod.name))}}"
+FAILED = ",".join(f"status.conditions.{i}.type == Failed" for i in range(8))
+
+
+def samples():
+    return [p for p in t.samples() if os.path.basename(p).startswith("trainjob_")]
+
+
+def created_trainjob(manifest):
+    """The TrainJob as Argo creates it: named with the workflow's name and the attempt's
+    hash substituted, its other strings in flow spelling (references spelled `{{name}}`,
+    pod_readers.argo_flow_spelling)."""
+    trainjob = yaml.safe_load(manifest)
+    name = trainjob["metadata"]["name"].replace("{{workflow.name}}", TRAINJOB_NAME_WORKFLOW)
+    trainjob = pod_readers.map_strings(trainjob, pod_readers.argo_flow_spelling)
+    trainjob["metadata"]["name"] = name.replace(ITERATION_HASH, "1a2b3")
+    return trainjob
+
+
+def read_stream(text, ir, where, failures):
+    """({step name: TrainJob as created}, [TrainingRuntime documents]) of an Argo stream."""
+    docs = [d for d in yaml.safe_load_all(text) if isinstance(d, dict)]
+    pod_readers.delivered_objects(docs, ir, where, failures)
+    runtimes = [d for d in docs if d.get("kind") == "TrainingRuntime"]
+    workflow = next(d for d in docs if d.get("kind") == "WorkflowTemplate")
+    templates = {tpl["name"]: tpl for tpl in workflow["spec"]["templates"]}
+    trainjobs = {}
+    for step in ir["steps"]:
+        if "trainjob" not in step:
+            continue
+        resource = templates[step["k8s_name"]].get("resource")
+        if resource is None:
+            failures.append(f"{where}: step {step['name']} has no resource template")
+            continue
+        trainjobs[step["name"]] = (created_trainjob(resource["manifest"]), resource)
+    return trainjobs, runtimes
+
+
+def expected_template(step, trainjob, count):
+    """The trainer pod template the IR's pod asks for, with the torch policy's additions
+    (trainer_model.torch_env, port 29400) and a Job pod's restartPolicy."""
+    pod = copy.deepcopy(step["pod"])
+    pod.get("metadata", {}).pop("namespace", None)
+    if not pod.get("metadata", True):
+        del pod["metadata"]
+    pod["spec"] = {"restartPolicy": "Never", **pod["spec"]}
+    node = pod["spec"]["containers"][0]
+    node.setdefault("env", []).extend(
+        m.torch_env(trainjob["metadata"]["name"], count, trainjob["spec"]["trainer"]))
+    node.setdefault("ports", []).append({"containerPort": m.CONTAINER_TRAINER_PORT})
+    return pod
+
+
+def check_parity(step, trainjob, runtimes, where, failures):
+    """The Trainer's pod of `trainjob` against the IR's, and the FLOWC_* env of every node."""
+    try:
+        template, count = m.trainer_pod(trainjob, runtimes)
+    except m.ModelError as e:
+        failures.append(f"{where}: {e}")
+        return
+    if count != step["parallel"]["nodes"]:
+        failures.append(f"{where}: the Trainer runs {count} pods, the step {step['parallel']}")
+    expected = expected_template(step, trainjob, count)
+    if trainjob["spec"]["runtimeRef"]["kind"] == "ClusterTrainingRuntime":
+        # The referenced runtime's own restart policy (README, "@trainjob").
+        expected["spec"].pop("restartPolicy")
+    failures.extend(t.diff_pods(expected, template, f"{where} [Trainer's pod] vs ir"))
+    name = trainjob["metadata"]["name"]
+    for index in range(count):
+        pod = m.jobset_pod(name, template, index)
+        env = m.resolve_env(pod)
+        node0 = f"{pod['spec']['hostname'].rsplit('-', 1)[0]}-0.{pod['spec']['subdomain']}"
+        want = {"FLOWC_JOBSET_NAME": name, "FLOWC_NUM_NODES": env["PET_NNODES"],
+                "FLOWC_NODE_INDEX": str(index), "FLOWC_MAIN_ADDR": env["PET_MASTER_ADDR"]}
+        for var, value in want.items():
+            if env.get(var) != value:
+                failures.append(f"{where}: node {index}: {var} is {env.get(var)!r}, the "
+                                f"Trainer's is {value!r}")
+        if env["PET_MASTER_ADDR"] != node0:
+            failures.append(f"{where}: PET_MASTER_ADDR {env['PET_MASTER_ADDR']} is not node 0, "
+                            f"{node0}")
+
+
+def check_runtime_name(ir, failures):
+    """`<flow>-<step>-<10 hex>`: SHA-256 over the object's IR JSON without name and namespace
+    (compiler/ir/trainjob.cc), so the same pod gives the same runtime on every compile."""
+    for o in ir.get("objects", []):
+        if o["kind"] != "TrainingRuntime":
+            continue
+        content = {"kind": o["kind"], "name": "", "trainingRuntime": o["trainingRuntime"]}
+        digest = hashlib.sha256(json.dumps(content, separators=(",", ":"),
+                                           ensure_ascii=False).encode()).hexdigest()[:10]
+        steps = [s for s in ir["steps"] if s.get("trainjob", {}).get("runtime", {}).get(
+            "name") == o["name"]]
+        if len(steps) != 1 or o["name"] != f"{ir['k8s_name']}-{steps[0]['k8s_name']}-{digest}":
+            failures.append(f"{ir['flow']}: TrainingRuntime {o['name']}: expected "
+                            f"<flow>-<step>-{digest}, for {[s['name'] for s in steps]}")
+
+
+# --- what Argo makes of the TrainJob's status -----------------------------------------------
+
+def status(*conditions, succeeded=None):
+    """A TrainJob status: conditions as (type, status, reason), the trainer job's count."""
+    out = {"conditions": [{"type": c, "status": s, "reason": r, "message": "",
+                           "lastTransitionTime": "2026-01-01T00:00:00Z"}
+                          for c, s, r in conditions]}
+    if succeeded is not None:
+        out["jobsStatus"] = [{"name": "node", "ready": 0, "succeeded": succeeded, "failed": 0,
+                              "active": 0, "suspended": 0}]
+    return {"status": out} if conditions or succeeded is not None else {}
+
+
+SUSPENDED = ("Suspended", "True", "Suspended")
+RESUMED = ("Suspended", "False", "Resumed")  # trainjob_controller.go setSuspendedCondition
+COMPLETE = ("Complete", "True", "AllJobsCompleted")
+FAILED_JOBS = ("Failed", "True", "FailedJobs")
+DEADLINE = ("Failed", "True", "DeadlineExceeded")
+
+# (name, status, state for flowc's runtime, state for a referenced runtime). A referenced
+# runtime's jobs are unknown, so only the first condition can tell success: a TrainJob that
+# was suspended first (Kueue) has Suspended there, and Argo waits until @timeout fails it.
+SCENARIOS = [
+    ("just created", status(), "waiting", "waiting"),
+    ("running", status(succeeded=0), "waiting", "waiting"),
+    ("suspended by Kueue", status(SUSPENDED, succeeded=0), "waiting", "waiting"),
+    ("resumed", status(RESUMED, succeeded=0), "waiting", "waiting"),
+    ("complete", status(COMPLETE, succeeded=1), "succeeded", "succeeded"),
+    ("resumed, then complete", status(RESUMED, COMPLETE, succeeded=1), "succeeded", "waiting"),
+    ("failed", status(FAILED_JOBS, succeeded=0), "failed", "failed"),
+    ("resumed, then failed", status(RESUMED, FAILED_JOBS, succeeded=0), "failed", "failed"),
+    ("past its deadline", status(DEADLINE, succeeded=0), "failed", "failed"),
+    ("resumed, past its deadline", status(RESUMED, DEADLINE), "failed", "failed"),
+]
+
+
+def check_conditions(step, resource, where, failures):
+    emitted = step["trainjob"]["runtime"]["kind"] == "TrainingRuntime"
+    for name, obj, own, referenced in SCENARIOS:
+        want = own if emitted else referenced
+        try:
+            got = m.argo_resource_state(obj, resource["successCondition"],
+                                        resource["failureCondition"])
+        except m.ModelError as e:
+            failures.append(f"{where}: Argo cannot parse the conditions: {e}")
+            return
+        if got != want:
+            failures.append(f"{where}: a TrainJob {name}: Argo's wait is {got!r}, not {want!r}")
+
+
+# --- the test -------------------------------------------------------------------------------
+
+def check_sample(path, tmp, failures, to_validate):
+    ir = t.ir_of(path)
+    check_runtime_name(ir, failures)
+    steps = {s["name"]: s for s in ir["steps"]}
+    seen = 0
+    for version in ("3.7", "4.1"):
+        where = f"{path} (Argo {version})"
+        result = t.run_flowc("compile", path, "--target", "argo", "--argo-version", version,
+                             "-o", "-")
+        if result.returncode != 0:
+            failures.append(f"{where}: does not compile:\n{result.stderr}")
+            continue
+        text = result.stdout
+        out = os.path.join(tmp, f"{os.path.basename(path)}.{version}.yaml")
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text)
+        to_validate.setdefault(version, []).append(out)
+        trainjobs, runtimes = read_stream(text, ir, where, failures)
+        created = os.path.join(tmp, f"{os.path.basename(path)}.{version}.created.yaml")
+        with open(created, "w", encoding="utf-8") as f:
+            yaml.safe_dump_all([tj for tj, _ in trainjobs.values()] + runtimes, f,
+                               allow_unicode=True, sort_keys=False)
+        to_validate.setdefault("objects", []).append(created)
+        for name, (trainjob, resource) in trainjobs.items():
+            at = f"{where}: step '{name}'"
+            check_parity(steps[name], trainjob, runtimes, at, failures)
+            check_conditions(steps[name], resource, at, failures)
+            seen += 1
+    if seen == 0:
+        failures.append(f"{path}: no @trainjob step")
+    return seen
+
+
+def self_test(path):
+    """Breaks of real objects that the checks above must report."""
+    ir = t.ir_of(path)
+    text = t.run_flowc("compile", path, "--target", "argo", "-o", "-").stdout
+    problems = []
+    trainjobs, runtimes = read_stream(text, ir, path, problems)
+    if problems or not trainjobs:
+        return [f"self-test: {path} does not read back: {problems}"]
+    name, (trainjob, resource) = next(iter(trainjobs.items()))
+    step = next(s for s in ir["steps"] if s["name"] == name)
+    emitted = step["trainjob"]["runtime"]["kind"] == "TrainingRuntime"
+
+    def runtime_job(rts):
+        return rts[0]["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]
+
+    def rename_container(tj, rts):
+        if emitted:
+            runtime_job(rts)["spec"]["template"]["spec"]["containers"][0]["name"] = "main"
+        else:
+            m.CLUSTER_RUNTIMES["broken"] = copy.deepcopy(m.TORCH_DISTRIBUTED)
+            job = m.CLUSTER_RUNTIMES["broken"]["spec"]["template"]["spec"]["replicatedJobs"][0]
+            job["template"]["spec"]["template"]["spec"]["containers"][0]["name"] = "main"
+            tj["spec"]["runtimeRef"]["name"] = "broken"
+
+    def drop_ancestor(tj, rts):
+        if emitted:
+            runtime_job(rts)["metadata"]["labels"].clear()
+        else:
+            tj["spec"]["runtimeRef"]["name"] = "no-such-runtime"
+
+    def drop_toleration(tj, rts):
+        if emitted:
+            runtime_job(rts)["spec"]["template"]["spec"]["tolerations"].pop()
+        else:
+            spec = tj["spec"]["runtimePatches"][0]["trainingRuntimeSpec"]["template"]["spec"]
+            spec["replicatedJobs"][0]["template"]["spec"]["template"]["spec"][
+                "tolerations"].pop()
+
+    def drop_torch(tj, rts):
+        if emitted:
+            rts[0]["spec"]["mlPolicy"].pop("torch")
+        else:
+            tj["spec"]["trainer"]["numNodes"] += 1
+
+    def main_addr(tj, rts):
+        # The address node 0 would have in a JobSet named after the step (the bare
+        # @parallel form), not the Trainer's.
+        for var in tj["spec"]["trainer"].get("env", []) if not emitted else \
+                runtime_job(rts)["spec"]["template"]["spec"]["containers"][0]["env"]:
+            if var["name"] == "FLOWC_MAIN_ADDR":
+                var["value"] = var["value"].replace("-node-0-0", f"-{step['k8s_name']}-0-0")
+
+    baseline = []
+    check_parity(step, trainjob, runtimes, "self-test", baseline)
+    check_conditions(step, resource, "self-test", baseline)
+    if baseline:
+        return [f"self-test ({path}): the unbroken objects already fail, so no break can be "
+                f"seen: {baseline[0]}"]
+    breaks = [("the container named main", rename_container),
+              ("no trainer ancestor label", drop_ancestor),
+              ("a toleration dropped", drop_toleration),
+              ("the torch policy or the node count", drop_torch),
+              ("FLOWC_MAIN_ADDR of a bare JobSet", main_addr)]
+    out = []
+    for label, brk in breaks:
+        tj, rts = copy.deepcopy(trainjob), copy.deepcopy(runtimes)
+        brk(tj, rts)
+        found = []
+        check_parity(step, tj, rts, "self-test", found)
+        if not found:
+            out.append(f"self-test ({path}): '{label}' is not reported")
+    m.CLUSTER_RUNTIMES.pop("broken", None)
+    for label, success in [("success on the first condition alone",
+                            "status.conditions.0.type == Complete"),
+                           ("a gjson query Argo cannot parse",
+                            "status.conditions.#(type==Complete).status == True")]:
+        if not emitted and label.startswith("success"):
+            continue
+        found = []
+        check_conditions(step, dict(resource, successCondition=success), "self-test", found)
+        if not found:
+            out.append(f"self-test ({path}): '{label}' is not reported")
+    return out
+
+
+def main():
+    failures = []
+    checked = 0
+    tmp = tempfile.mkdtemp(prefix="flowc-trainjob-")
+    to_validate = {}
+    paths = samples()
+    kinds = set()
+    for path in paths:
+        try:
+            checked += check_sample(path, tmp, failures, to_validate)
+            kinds |= {s["trainjob"]["runtime"]["kind"] for s in t.ir_of(path)["steps"]
+                      if "trainjob" in s}
+        except (KeyError, TypeError, IndexError, StopIteration, yaml.YAMLError) as e:
+            failures.append(f"{path}: cannot read the output back: {type(e).__name__}: {e}")
+    if kinds != {"TrainingRuntime", "ClusterTrainingRuntime"}:
+        failures.append(f"the samples reference runtimes of kinds {sorted(kinds)}, not both")
+    for version in ("3.7", "4.1"):
+        ok, report = t.validate(to_validate.get(version, []), "--argo-version", version)
+        if not ok:
+            failures.append(f"validate --argo-version {version}:\n{report}")
+    ok, report = t.validate(to_validate.get("objects", []))
+    if not ok:
+        failures.append(f"validate (TrainJobs as Argo creates them, TrainingRuntimes):\n{report}")
+    for path in paths:
+        failures.extend(self_test(path))
+    t.finish("test_trainjob", failures, checked)
+
+
+if __name__ == "__main__":
+    main()
