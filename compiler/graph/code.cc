@@ -66,7 +66,7 @@ std::string SuggestFile(const ProjectFolder& folder, const std::string& relative
   return match.empty() ? "" : fmt::format("did you mean '{}'?", dir + match);
 }
 
-void ReportProblem(const ProjectFolder& folder, const ProjectFolder::Result& r,
+void ReportProblem(const ProjectFolder& folder, const ProjectFolder::Failure& r,
                    const ast::Value& entry, diag::Reporter& report) {
   const std::string& path = r.path;
   const std::string where = FolderName(report);
@@ -103,7 +103,7 @@ void ReportProblem(const ProjectFolder& folder, const ProjectFolder::Result& r,
       return;
     case Problem::kLinkOutside:
       at(Code::kCodeBadPath,
-         fmt::format("'{}' is a link to '{}', outside {}", path, r.detail, where))
+         fmt::format("'{}' resolves to '{}', outside {}", path, r.detail, where))
           .SetHelp(elsewhere);
       return;
     case Problem::kGlobStar:
@@ -227,10 +227,9 @@ std::shared_ptr<const CodeBundle> LoadCode(const ast::Decorator& decorator,
   bool ok = true;
   for (const ast::Value& entry : files->value.items) {
     ProjectFolder::Result r = folder.Expand(entry.string);
-    if (r.problem != Problem::kNone) {
-      ReportProblem(folder, r, entry, report);
+    for (const ProjectFolder::Failure& failure : r.failures) {
+      ReportProblem(folder, failure, entry, report);
       ok = false;
-      continue;
     }
     for (const ProjectFolder::Match& m : r.matches) found.emplace(m.path, Found{m.size, &entry});
   }
@@ -247,12 +246,9 @@ std::shared_ptr<const CodeBundle> LoadCode(const ast::Decorator& decorator,
     CodeFile file{path, ""};
     std::string error;
     if (!folder.Read(path, &file.content, &error)) {
-      ProjectFolder::Result r;
-      r.problem = Problem::kUnreadable;
-      r.path = path;
-      r.glob_match = f.entry->string.find_first_of("*?[") != std::string::npos;
-      r.detail = error;
-      ReportProblem(folder, r, *f.entry, report);
+      bool glob = f.entry->string.find_first_of("*?[") != std::string::npos;
+      ReportProblem(folder, ProjectFolder::Failure{Problem::kUnreadable, path, error, glob},
+                    *f.entry, report);
       ok = false;
       continue;
     }

@@ -110,10 +110,10 @@ std::string ProjectFolder::FolderOf(const std::string& source_path) {
 
 ProjectFolder::Result ProjectFolder::Expand(std::string_view entry) const {
   Result r;
-  r.path = std::string(entry);
+  std::string path(entry);
   auto fail = [&](Problem problem, std::string detail = "") {
-    r.problem = problem;
-    r.detail = std::move(detail);
+    r.failures.push_back(Failure{problem, path, std::move(detail)});
+    r.matches.clear();
     return r;
   };
   if (root_.empty()) return fail(Problem::kUnreadable, root_error_);
@@ -136,7 +136,7 @@ ProjectFolder::Result ProjectFolder::Expand(std::string_view entry) const {
   }
   if (dotdot) return fail(Problem::kDotDot, Join(normal));
   std::string relative = Join(parts);
-  r.path = relative.empty() ? "." : relative;
+  path = relative.empty() ? "." : relative;
   if (relative.empty()) return fail(Problem::kDirectory);
 
   if (!IsGlob(relative)) {
@@ -164,15 +164,16 @@ ProjectFolder::Result ProjectFolder::Expand(std::string_view entry) const {
     std::string detail;
     Problem problem = Check(candidate, true, &match, &detail);
     if (problem != Problem::kNone) {
-      r.path = candidate;
-      r.glob_match = true;
-      return fail(problem, std::move(detail));
-    }
-    if (match.path.empty()) {
+      r.failures.push_back(Failure{problem, candidate, std::move(detail), true});
+    } else if (match.path.empty()) {
       folders = true;
     } else {
       r.matches.push_back(std::move(match));
     }
+  }
+  if (!r.failures.empty()) {
+    r.matches.clear();
+    return r;
   }
   if (r.matches.empty()) return fail(Problem::kNoMatch, folders ? "folders" : "");
   // glob(3) sorts with strcoll; flowc's order is bytewise, whatever the locale.

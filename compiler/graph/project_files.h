@@ -40,12 +40,16 @@ class ProjectFolder {
     int64_t size = 0;  // bytes, following links
   };
 
-  struct Result {
-    std::vector<Match> matches;  // sorted by path; empty unless problem is kNone
+  struct Failure {
     Problem problem = Problem::kNone;
-    std::string path;         // the entry, normalized; for a glob's bad match, that match
-    bool glob_match = false;  // `path` is one of the files a glob matched
+    std::string path;         // the entry, normalized; or one of the files a glob matched
     std::string detail;       // what the problem's comment says, or strerror
+    bool glob_match = false;  // `path` is one of the files a glob matched
+  };
+
+  struct Result {
+    std::vector<Match> matches;     // sorted by path; empty when anything failed
+    std::vector<Failure> failures;  // every problem of the entry (of each match of a glob)
   };
 
   // `folder`: the flow's folder as given ("" or "." for the current one).

@@ -1,0 +1,1 @@
+../../flows/gang_refs.flow
