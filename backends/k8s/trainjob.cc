@@ -1,8 +1,8 @@
 #include "backends/k8s/trainjob.h"
 
-#include <string>
-
 #include <fmt/format.h>
+
+#include <string>
 
 #include "backends/k8s/jobset.h"
 #include "compiler/ir/trainjob.h"
@@ -102,14 +102,14 @@ void EmitRuntimePatch(YAML::Emitter& out, const ir::Step& step, const StringPoli
     EmitSecurityContext(out, pod);
     out << YAML::EndMap << YAML::EndSeq;
   }
-  out << YAML::EndMap;  // pod spec
-  out << YAML::EndMap;  // pod template
-  out << YAML::EndMap;  // job spec
-  out << YAML::EndMap;  // job template
+  out << YAML::EndMap;                  // pod spec
+  out << YAML::EndMap;                  // pod template
+  out << YAML::EndMap;                  // job spec
+  out << YAML::EndMap;                  // job template
   out << YAML::EndMap << YAML::EndSeq;  // replicatedJobs
-  out << YAML::EndMap;  // JobSet spec
-  out << YAML::EndMap;  // template
-  out << YAML::EndMap;  // trainingRuntimeSpec
+  out << YAML::EndMap;                  // JobSet spec
+  out << YAML::EndMap;                  // template
+  out << YAML::EndMap;                  // trainingRuntimeSpec
   out << YAML::EndMap << YAML::EndSeq;
 }
 

@@ -16,10 +16,10 @@
 #ifndef FLOWC_BACKENDS_K8S_TRAINJOB_H_
 #define FLOWC_BACKENDS_K8S_TRAINJOB_H_
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstddef>
 #include <string_view>
-
-#include <yaml-cpp/yaml.h>
 
 #include "backends/k8s/pod_yaml.h"
 #include "compiler/diag/diagnostics.h"
@@ -28,13 +28,14 @@
 namespace flowc::backends::k8s {
 
 inline constexpr const char* kTrainerApiVersion = "trainer.kubeflow.org/v1alpha1";
-// What a client needs to create and watch a TrainJob (group, version, plural)
-// and its terminal conditions: the Trainer sets `Complete` or `Failed`, with
-// status "True", in status.conditions (pkg/apis/trainer/v1alpha1/
-// trainjob_types.go TrainJobComplete, TrainJobFailed).
+// What a client needs to create a TrainingRuntime and to create and watch a
+// TrainJob (group, version, plurals) and its terminal conditions: the Trainer sets `Complete` or
+// `Failed`, with status "True", in status.conditions (pkg/apis/trainer/v1alpha1/ trainjob_types.go
+// TrainJobComplete, TrainJobFailed).
 inline constexpr const char* kTrainerGroup = "trainer.kubeflow.org";
 inline constexpr const char* kTrainerVersion = "v1alpha1";
 inline constexpr const char* kTrainJobPlural = "trainjobs";
+inline constexpr const char* kTrainingRuntimePlural = "trainingruntimes";
 inline constexpr const char* kTrainJobComplete = "Complete";
 inline constexpr const char* kTrainJobFailed = "Failed";
 // The manager of the runtime patch flowc writes (TrainJob spec.runtimePatches

@@ -1,8 +1,8 @@
 #include "compiler/graph/trainjob.h"
 
-#include <string_view>
-
 #include <fmt/format.h>
+
+#include <string_view>
 
 #include "compiler/graph/decorators.h"
 
@@ -101,8 +101,7 @@ std::vector<Uncarried> UncarriedFields(const std::vector<const ast::Decorator*>&
   }
   if (c.port) {
     const ast::Argument* arg = Written(flow, step, "kubernetes", "port");
-    out.push_back({"container port", container_patch, arg->name.range,
-                   "'port' of '@kubernetes'"});
+    out.push_back({"container port", container_patch, arg->name.range, "'port' of '@kubernetes'"});
   }
   if (const ast::Decorator* code = WrittenDecorator(flow, step, "code")) {
     out.push_back({"working directory", container_patch, code->range, "'@code'"});
@@ -130,8 +129,9 @@ std::optional<TrainJobConfig> ResolveTrainJob(const std::vector<const ast::Decor
   if (!config.parallel_nodes) {
     report(Code::kTrainJob, decorator->range, "'@trainjob' needs '@parallel' on the same step")
         .AddNote("a TrainJob runs the step as a gang of pods, one per node")
-        .SetHelp("add @parallel(nodes=N) for a gang of N nodes, or remove '@trainjob' to run "
-                 "one pod");
+        .SetHelp(
+            "add @parallel(nodes=N) for a gang of N nodes, or remove '@trainjob' to run "
+            "one pod");
     good = false;
   }
 
@@ -143,9 +143,10 @@ std::optional<TrainJobConfig> ResolveTrainJob(const std::vector<const ast::Decor
              fmt::format("'{}' is set by Kubeflow Trainer's torch policy in a '@trainjob' step",
                          entry.key))
           .AddNote(decorator->range, "'@trainjob' is written here")
-          .SetHelp("remove it: the Trainer sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, "
-                   "PET_MASTER_ADDR and PET_MASTER_PORT, and '{{num_nodes}}', '{{node_index}}' "
-                   "and '{{main_addr}}' give the same values");
+          .SetHelp(
+              "remove it: the Trainer sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, "
+              "PET_MASTER_ADDR and PET_MASTER_PORT, and '{{num_nodes}}', '{{node_index}}' "
+              "and '{{main_addr}}' give the same values");
       good = false;
     }
   }

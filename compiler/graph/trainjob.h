@@ -38,9 +38,8 @@ struct TrainJobConfig {
 // webhook refuses them in a TrainJob's trainer.env (plugins/torch Validate,
 // TorchRunReservedEnvNames), and in a runtime's container they would be
 // overwritten.
-inline constexpr const char* kTorchReservedEnv[] = {"PET_NNODES", "PET_NPROC_PER_NODE",
-                                                    "PET_NODE_RANK", "PET_MASTER_ADDR",
-                                                    "PET_MASTER_PORT"};
+inline constexpr const char* kTorchReservedEnv[] = {
+    "PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT"};
 
 // A step's `@trainjob`, checked against the rest of its configuration
 // (`config`, resolved); nullopt without one. `flow` and `step` are the valid

@@ -1,8 +1,7 @@
 #include "compiler/ir/trainjob.h"
 
-#include <openssl/sha.h>
-
 #include <fmt/format.h>
+#include <openssl/sha.h>
 
 #include "compiler/ir/ir_json.h"
 

@@ -30,8 +30,9 @@ const ir::Object* RuntimeOf(const ir::Flow& flow) {
   return nullptr;
 }
 
-TEST_CASE("trainjob: without runtime=, a TrainingRuntime carries the pod and the TrainJob "
-          "its command") {
+TEST_CASE(
+    "trainjob: without runtime=, a TrainingRuntime carries the pod and the TrainJob "
+    "its command") {
   auto c = Analyze(Linear("@kubernetes(namespace=\"ml\")",
                           "@parallel(nodes=4)\n@trainjob(proc_per_node=8)\n@timeout(hours=2)",
                           "run [\"torchrun\", \"t.py\", \"{{run_id}}\"]"));
@@ -67,8 +68,8 @@ TEST_CASE("trainjob: without runtime=, a TrainingRuntime carries the pod and the
   CHECK(job["name"].as<std::string>() == "node");
   CHECK(job["template"]["metadata"]["labels"]["trainer.kubeflow.org/trainjob-ancestor-step"]
             .as<std::string>() == "trainer");
-  CHECK(job["template"]["spec"]["template"]["spec"]["containers"][0]["name"]
-            .as<std::string>() == "node");
+  CHECK(job["template"]["spec"]["template"]["spec"]["containers"][0]["name"].as<std::string>() ==
+        "node");
   CHECK(!job["template"]["spec"]["template"]["spec"]["containers"][0]["command"]);
 }
 
@@ -96,9 +97,8 @@ TEST_CASE("trainjob: runtime= gives the pod through trainer and one runtime patc
   CHECK(spec["trainer"]["resourcesPerNode"]["limits"]["nvidia.com/gpu"].as<std::string>() == "8");
   YAML::Node patch = spec["runtimePatches"][0];
   CHECK(patch["manager"].as<std::string>() == "flowc");
-  YAML::Node pod =
-      patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]
-           ["template"];
+  YAML::Node pod = patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"][0]["template"]
+                        ["spec"]["template"];
   CHECK(pod["metadata"]["labels"]["team"].as<std::string>() == "a");
   CHECK(pod["spec"]["serviceAccountName"].as<std::string>() == "sa");
   CHECK(pod["spec"]["volumes"][0]["name"].as<std::string>() == "dshm");
@@ -107,8 +107,9 @@ TEST_CASE("trainjob: runtime= gives the pod through trainer and one runtime patc
         "/dev/shm");
 }
 
-TEST_CASE("trainjob: Argo waits on the trainer's job, or the first condition of a referenced "
-          "runtime's TrainJob, and fails on any Failed condition") {
+TEST_CASE(
+    "trainjob: Argo waits on the trainer's job, or the first condition of a referenced "
+    "runtime's TrainJob, and fails on any Failed condition") {
   ir::TrainJob own{"TrainingRuntime", "r", 8};
   ir::TrainJob referenced{"ClusterTrainingRuntime", "torch-distributed", std::nullopt};
   CHECK(backends::argo::TrainJobSuccessCondition(own) == "status.jobsStatus.0.succeeded == 1");
