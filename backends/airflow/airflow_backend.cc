@@ -1,12 +1,10 @@
 #include "backends/airflow/airflow_backend.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -14,6 +12,9 @@
 #include <vector>
 
 #include "airflow_templates.h"  // generated from templates/airflow
+#include "backends/airflow/dag_plan.h"
+#include "backends/airflow/k8s_delivery.h"
+#include "backends/airflow/pod_kwargs.h"
 #include "backends/airflow/python.h"
 #include "backends/k8s/jobset.h"
 
@@ -30,7 +31,10 @@ constexpr const char* kTextHelper = templates::airflow::kFlowcText;
 constexpr const char* kArgvHelper = templates::airflow::kFlowcArgv;
 constexpr const char* kItemsHelper = templates::airflow::kFlowcItems;
 constexpr const char* kArgvsHelper = templates::airflow::kFlowcArgvs;
-constexpr const char* kJobSetHelper = templates::airflow::kFlowcRunJobset;
+constexpr const char* kApiHelper = templates::airflow::kFlowcApi;
+constexpr const char* kObjectsHelper = templates::airflow::kFlowcObjects;
+constexpr const char* kGangHelper = templates::airflow::kFlowcGang;
+
 
 // Names a DAG file defines or imports, and Python's own: no step variable
 // may take one, or it would shadow what later code calls.
@@ -54,301 +58,11 @@ const std::set<std::string>& ReservedNames() {
       "LookupError", "NotImplemented", "OSError", "RuntimeError", "StopIteration", "TypeError",
       "ValueError",
       // What the file imports or defines.
-      "ApiException", "DAG", "KubernetesHook", "KubernetesPodOperator", "Param", "dag", "datetime",
-      "hashlib", "item", "json", "k8s", "pendulum", "task", "task_group", "time", "yaml"};
+      "ApiException", "DAG", "KubernetesHook", "KubernetesPodOperator", "Param", "base64", "dag",
+      "datetime", "hashlib", "item", "json", "k8s", "pendulum", "task", "task_group", "time",
+      "yaml"};
   return names;
 }
-
-// ---------------------------------------------------------------------------
-// The plan: how each foreach runs on Airflow.
-
-// Airflow maps one level deep: a mapped task, or the tasks of a mapped task
-// group, but nothing mapped inside a mapped group. Every other foreach runs
-// once per element of its literal list as tasks written out in the file.
-enum class ForeachMode { kMappedTask, kMappedGroup, kUnrolled };
-
-struct Plan {
-  std::map<size_t, ForeachMode> mode;          // by the foreach step's index
-  std::map<size_t, std::vector<size_t>> body;  // the body's steps, in flow order
-};
-
-// Which element of which unrolled foreach an instance of a step runs for,
-// outermost first.
-using Binding = std::vector<std::pair<size_t, size_t>>;
-
-bool IsDynamic(ForeachMode mode) { return mode != ForeachMode::kUnrolled; }
-
-bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
-  bool ok = true;
-  // One pass over the steps (not one per foreach): each joins the body of
-  // every foreach that encloses it, in flow order.
-  for (size_t s = 0; s < flow.steps.size(); ++s) {
-    for (size_t f : flow.steps[s].enclosing_foreach) plan.body[f].push_back(s);
-  }
-  auto is_param = [&](size_t f) { return !flow.steps[f].foreach->param.empty(); };
-  // Steps come in topological order, so a foreach is decided after every
-  // foreach that encloses it.
-  for (size_t f = 0; f < flow.steps.size(); ++f) {
-    const ir::Step& step = flow.steps[f];
-    if (!step.foreach) continue;
-    std::optional<size_t> dynamic_ancestor;
-    for (size_t a : step.enclosing_foreach) {
-      if (IsDynamic(plan.mode[a])) dynamic_ancestor = a;
-    }
-    bool param_inside = false;
-    for (size_t s : plan.body[f]) {
-      if (flow.steps[s].foreach && is_param(s)) param_inside = true;
-    }
-    bool dynamic = is_param(f) || (!dynamic_ancestor && !param_inside);
-    if (dynamic && dynamic_ancestor) {
-      ok = false;
-      report(diag::Code::kUnsupportedByTarget, step.range,
-             fmt::format("the foreach of step '{}' over list param '{}' is nested in the foreach "
-                         "of step '{}', and Airflow cannot map tasks inside a mapped task group",
-                         step.name, step.foreach->param, flow.steps[*dynamic_ancestor].name))
-          .SetHelp(
-              "iterate one of the two over a literal list, which the airflow target "
-              "writes out as one task per element");
-      continue;
-    }
-    if (!dynamic && step.foreach->items.empty()) {
-      ok = false;
-      report(diag::Code::kUnsupportedByTarget, step.range,
-             fmt::format("the foreach of step '{}' is over an empty list", step.name))
-          .SetHelp("give the list at least one element");
-      continue;
-    }
-    plan.mode[f] = !dynamic                   ? ForeachMode::kUnrolled
-                   : plan.body[f].size() == 1 ? ForeachMode::kMappedTask
-                                              : ForeachMode::kMappedGroup;
-  }
-  return ok;
-}
-
-// ---------------------------------------------------------------------------
-// Values.
-
-PyExpr JsonToPython(const nlohmann::json& value) {
-  switch (value.type()) {
-    case nlohmann::json::value_t::null:
-      return PyExpr::None();
-    case nlohmann::json::value_t::boolean:
-      return PyExpr::Bool(value.get<bool>());
-    case nlohmann::json::value_t::string:
-      return PyExpr::Str(value.get<std::string>());
-    case nlohmann::json::value_t::array: {
-      std::vector<PyExpr> items;
-      for (const auto& item : value) items.push_back(JsonToPython(item));
-      return PyExpr::List(std::move(items));
-    }
-    case nlohmann::json::value_t::object: {
-      std::vector<std::pair<PyExpr, PyExpr>> items;
-      for (const auto& [key, item] : value.items()) {
-        items.emplace_back(PyExpr::Str(key), JsonToPython(item));
-      }
-      return PyExpr::Dict(std::move(items));
-    }
-    default:  // numbers: JSON's spelling is Python's
-      return PyExpr::Code(value.dump());
-  }
-}
-
-const char* JsonSchemaType(ir::Param::Type type) {
-  switch (type) {
-    case ir::Param::Type::kStr:
-      return "string";
-    case ir::Param::Type::kInt:
-      return "integer";
-    case ir::Param::Type::kFloat:
-      return "number";
-    case ir::Param::Type::kBool:
-      return "boolean";
-    case ir::Param::Type::kList:
-      return "array";
-  }
-  return "string";
-}
-
-PyExpr ParamExpr(const ir::Param& param) {
-  PyExpr type = PyExpr::Str(JsonSchemaType(param.type));
-  if (!param.default_json) return PyExpr::Call("Param", {}, {{"type", type}});
-  nlohmann::json value = nlohmann::json::parse(*param.default_json);
-  if (value.is_null()) type = PyExpr::List({PyExpr::Str("null"), type});
-  return PyExpr::Call("Param", {JsonToPython(value)}, {{"type", type}});
-}
-
-// A string Airflow renders with Jinja before use, and one it does not
-// (KubernetesPodOperator.template_fields and its nested fields decide which).
-PyExpr Rendered(std::string_view text) { return PyExpr::Str(JinjaLiteral(text)); }
-PyExpr Raw(std::string_view text) { return PyExpr::Str(text); }
-
-PyExpr RenderedMap(const ir::KeyValues& pairs) {
-  std::vector<std::pair<PyExpr, PyExpr>> items;
-  for (const auto& [key, value] : pairs) items.emplace_back(Raw(key), Rendered(value));
-  return PyExpr::Dict(std::move(items));
-}
-
-// ---------------------------------------------------------------------------
-// The one pod renderer: ir::Pod -> KubernetesPodOperator keyword arguments,
-// in ir::Pod's order. `cmds` is the command, already translated (absent for
-// a mapped task, which gets it from expand()).
-
-Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
-  Kwargs kw;
-  auto k8s = [](const char* model, Kwargs args) {
-    return PyExpr::Call(fmt::format("k8s.{}", model), {}, std::move(args));
-  };
-  if (!pod.namespace_.empty()) kw.emplace_back("namespace", Rendered(pod.namespace_));
-  if (!pod.labels.empty()) kw.emplace_back("labels", RenderedMap(pod.labels));
-  if (!pod.annotations.empty()) kw.emplace_back("annotations", RenderedMap(pod.annotations));
-
-  // The container, named as in every other target.
-  kw.emplace_back("base_container_name", Rendered("main"));
-  kw.emplace_back("image", Rendered(pod.image));
-  if (cmds) kw.emplace_back("cmds", std::move(*cmds));
-  if (!pod.env.empty()) {
-    std::vector<PyExpr> env;
-    for (const ir::EnvVar& e : pod.env) {
-      if (e.field_path.empty()) {
-        env.push_back(k8s("V1EnvVar", {{"name", Rendered(e.name)}, {"value", Rendered(e.value)}}));
-      } else {
-        PyExpr field = k8s("V1ObjectFieldSelector", {{"field_path", Raw(e.field_path)}});
-        PyExpr source = k8s("V1EnvVarSource", {{"field_ref", std::move(field)}});
-        env.push_back(k8s("V1EnvVar", {{"name", Rendered(e.name)}, {"value_from", source}}));
-      }
-    }
-    kw.emplace_back("env_vars", PyExpr::List(std::move(env)));
-  }
-  if (!pod.env_from_secrets.empty()) {
-    std::vector<PyExpr> sources;
-    for (const std::string& secret : pod.env_from_secrets) {
-      PyExpr ref = k8s("V1SecretEnvSource", {{"name", Raw(secret)}});
-      sources.push_back(k8s("V1EnvFromSource", {{"secret_ref", std::move(ref)}}));
-    }
-    kw.emplace_back("env_from", PyExpr::List(std::move(sources)));
-  }
-  if (!pod.resources.requests.empty() || !pod.resources.limits.empty()) {
-    Kwargs resources;
-    if (!pod.resources.requests.empty()) {
-      resources.emplace_back("requests", RenderedMap(pod.resources.requests));
-    }
-    if (!pod.resources.limits.empty()) {
-      resources.emplace_back("limits", RenderedMap(pod.resources.limits));
-    }
-    kw.emplace_back("container_resources", k8s("V1ResourceRequirements", std::move(resources)));
-  }
-  if (!pod.volume_mounts.empty()) {
-    std::vector<PyExpr> mounts;
-    for (const ir::VolumeMount& m : pod.volume_mounts) {
-      mounts.push_back(
-          k8s("V1VolumeMount", {{"name", Rendered(m.name)}, {"mount_path", Raw(m.mount_path)}}));
-    }
-    kw.emplace_back("volume_mounts", PyExpr::List(std::move(mounts)));
-  }
-  if (!pod.image_pull_policy.empty()) {
-    kw.emplace_back("image_pull_policy", Raw(pod.image_pull_policy));
-  }
-  if (pod.security_context) {
-    const ir::SecurityContext& s = *pod.security_context;
-    Kwargs sc;
-    if (s.privileged) sc.emplace_back("privileged", PyExpr::Bool(*s.privileged));
-    if (s.allow_privilege_escalation) {
-      sc.emplace_back("allow_privilege_escalation", PyExpr::Bool(*s.allow_privilege_escalation));
-    }
-    if (s.run_as_user) sc.emplace_back("run_as_user", PyExpr::Int(*s.run_as_user));
-    if (s.run_as_group) sc.emplace_back("run_as_group", PyExpr::Int(*s.run_as_group));
-    if (s.run_as_non_root) sc.emplace_back("run_as_non_root", PyExpr::Bool(*s.run_as_non_root));
-    kw.emplace_back("container_security_context", k8s("V1SecurityContext", std::move(sc)));
-  }
-  if (pod.port) {
-    kw.emplace_back(
-        "ports",
-        PyExpr::List({k8s("V1ContainerPort", {{"container_port", PyExpr::Int(*pod.port)}})}));
-  }
-
-  // The pod spec.
-  if (!pod.service_account_name.empty()) {
-    kw.emplace_back("service_account_name", Raw(pod.service_account_name));
-  }
-  if (!pod.node_selector.empty()) kw.emplace_back("node_selector", RenderedMap(pod.node_selector));
-  if (!pod.tolerations.empty()) {
-    std::vector<PyExpr> tolerations;
-    for (const ir::Toleration& t : pod.tolerations) {
-      Kwargs args;
-      if (!t.key.empty()) args.emplace_back("key", Raw(t.key));
-      if (!t.op.empty()) args.emplace_back("operator", Raw(t.op));
-      if (!t.value.empty()) args.emplace_back("value", Raw(t.value));
-      if (!t.effect.empty()) args.emplace_back("effect", Raw(t.effect));
-      if (t.toleration_seconds) {
-        args.emplace_back("toleration_seconds", PyExpr::Int(*t.toleration_seconds));
-      }
-      tolerations.push_back(k8s("V1Toleration", std::move(args)));
-    }
-    kw.emplace_back("tolerations", PyExpr::List(std::move(tolerations)));
-  }
-  if (!pod.volumes.empty()) {
-    std::vector<PyExpr> volumes;
-    for (const ir::Volume& v : pod.volumes) {
-      PyExpr source = v.kind == ir::Volume::Kind::kMemory
-                          ? k8s("V1EmptyDirVolumeSource",
-                                {{"medium", Raw("Memory")}, {"size_limit", Raw(v.size_limit)}})
-                          : k8s("V1PersistentVolumeClaimVolumeSource",
-                                {{"claim_name", Rendered(v.claim_name)}});
-      const char* field =
-          v.kind == ir::Volume::Kind::kMemory ? "empty_dir" : "persistent_volume_claim";
-      volumes.push_back(k8s("V1Volume", {{"name", Rendered(v.name)}, {field, std::move(source)}}));
-    }
-    kw.emplace_back("volumes", PyExpr::List(std::move(volumes)));
-  }
-  if (!pod.image_pull_secrets.empty()) {
-    std::vector<PyExpr> secrets;
-    for (const std::string& s : pod.image_pull_secrets) {
-      secrets.push_back(k8s("V1LocalObjectReference", {{"name", Raw(s)}}));
-    }
-    kw.emplace_back("image_pull_secrets", PyExpr::List(std::move(secrets)));
-  }
-  return kw;
-}
-
-bool NeedsDatetime(const ir::Step& step) {
-  return (step.retry && step.retry->times > 0) || step.timeout_seconds.has_value();
-}
-
-// retries, retry_delay, execution_timeout: the step's control block.
-void AppendControlKwargs(const ir::Step& step, Kwargs& kw) {
-  if (step.retry) {
-    kw.emplace_back("retries", PyExpr::Int(step.retry->times));
-    if (step.retry->times > 0) {
-      kw.emplace_back("retry_delay",
-                      PyExpr::Code(fmt::format("datetime.timedelta(minutes={})",
-                                               step.retry->minutes_between_retries)));
-    }
-  }
-  if (step.timeout_seconds) {
-    kw.emplace_back("execution_timeout", PyExpr::Code(fmt::format("datetime.timedelta(seconds={})",
-                                                                  *step.timeout_seconds)));
-  }
-}
-
-// The JobSet of a @parallel step, with its commands as Jinja templates that
-// flowc_run_jobset renders; nothing else in it is rendered.
-class JobSetStrings final : public k8s::StringPolicy {
- public:
-  explicit JobSetStrings(const ir::Flow& flow) {
-    scope_.params = &flow.params;
-    scope_.item = JinjaScope::Item::kVariable;
-  }
-  std::string Text(const ir::Text& text) const override { return JinjaText(text, scope_); }
-
- private:
-  JinjaScope scope_;
-};
-
-std::string JobSetBaseName(const ir::Flow& flow, const ir::Step& step) {
-  return fmt::format("{}-{}", flow.k8s_name, step.k8s_name);
-}
-// flowc_run_jobset appends "-" and 8 hex digits.
-constexpr size_t kJobSetSuffixLength = 9;
 
 // `task(task_id=..., ...)(fn)`: a TaskFlow task running one of the helpers.
 PyExpr HelperTask(Kwargs task_kwargs, const char* fn) {
@@ -477,27 +191,26 @@ class DagWriter {
     out +=
         fmt::format("# Generated by flowc{}: the flow '{}' as an Airflow DAG.\n", from, flow_.name);
     out += "# Every task runs the pod that `flowc compile --target ir` shows for its step.\n";
-    out += "# Needs Airflow 2.4+ or 3 and apache-airflow-providers-cncf-kubernetes 10+.\n";
+    out += "# Needs Airflow 2.9+ or 3 and apache-airflow-providers-cncf-kubernetes 10+.\n";
     out += "# Do not edit: change the flow and compile it again.\n";
+    bool uses_api = uses_objects_ || !gangs_.empty();
     std::vector<std::string> stdlib;
-    if (uses_datetime_) stdlib.push_back("datetime");
-    if (uses_jobset_) stdlib.push_back("hashlib");
-    if (uses_text_) stdlib.push_back("json");
-    if (uses_jobset_) stdlib.push_back("time");
+    if (uses_objects_) stdlib.push_back("base64");
+    if (uses_datetime_ || !gangs_.empty()) stdlib.push_back("datetime");
+    if (!gangs_.empty()) stdlib.push_back("hashlib");
+    if (uses_text_ || uses_objects_) stdlib.push_back("json");
     for (const std::string& module : stdlib) out += fmt::format("import {}\n", module);
     if (!stdlib.empty()) out += "\n";
     out += "import pendulum\n";
-    if (uses_jobset_) out += "import yaml\n";
-    if (uses_jobset_) {
+    if (uses_api) out += "import yaml\n";
+    if (uses_api) {
       out += "from airflow.providers.cncf.kubernetes.hooks.kubernetes import KubernetesHook\n";
     }
     if (uses_pod_operator_) {
       out += "from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator\n";
-    }
-    if (uses_pod_operator_ || uses_jobset_) {
       out += "from kubernetes.client import models as k8s\n";
     }
-    if (uses_jobset_) out += "from kubernetes.client.exceptions import ApiException\n";
+    if (uses_api) out += "from kubernetes.client.exceptions import ApiException\n";
     std::vector<std::string> sdk = {"DAG", "Param"};
     if (uses_task_) sdk.push_back("task");
     if (uses_task_group_) sdk.push_back("task_group");
@@ -521,17 +234,14 @@ class DagWriter {
     if (uses_argv_) out += std::string("\n") + kArgvHelper;
     if (uses_items_) out += std::string("\n") + kItemsHelper;
     if (uses_argvs_) out += std::string("\n") + kArgvsHelper;
-    if (uses_jobset_) {
-      out +=
-          "\n\n# The JobSet each @parallel step creates: the one `flowc compile --target jobset`\n";
-      out += "# emits for the step. flowc_run_jobset renders its commands and names it per try.\n";
-      out += "FLOWC_JOBSETS = {\n";
-      for (const auto& [name, yaml] : jobsets_) {
-        out += fmt::format("    {}: {},\n", PythonString(name),
-                           PythonString(yaml, StringStyle::kBlock));
-      }
-      out += "}\n\n";
-      out += kJobSetHelper;
+    if (uses_objects_ || !gangs_.empty()) out += std::string("\n") + kApiHelper;
+    if (uses_objects_) {
+      out += ObjectsBlock(flow_);
+      out += std::string("\n") + kObjectsHelper;
+    }
+    if (!gangs_.empty()) {
+      out += GangsBlock(gangs_);
+      out += std::string("\n") + kGangHelper;
     }
     return out;
   }
@@ -563,6 +273,21 @@ class DagWriter {
     }
     out += ") as dag:\n";
 
+    // The objects' setup tasks first: their variables take the plain names.
+    std::vector<ObjectSetup> setups = PlanObjectSetups(flow_);
+    std::vector<std::string> setup_vars;
+    for (const ObjectSetup& setup : setups) {
+      uses_objects_ = uses_task_ = true;
+      const std::string& step = flow_.steps[setup.step].name;
+      setup_vars.push_back(Var(step + "_objects"));
+      std::vector<PyExpr> keys;
+      for (size_t o : setup.objects) keys.push_back(PyExpr::Str(ObjectKey(flow_.objects[o])));
+      PyExpr helper =
+          HelperTask({{"task_id", PyExpr::Str(step + "-objects")}}, "flowc_create_objects");
+      out += Assign(setup_vars.back(),
+                    PyExpr::Call(std::move(helper), {}, {{"objects", PyExpr::List(keys)}}), 4);
+    }
+
     std::string tasks;
     for (size_t s = 0; s < flow_.steps.size(); ++s) {
       std::optional<size_t> dynamic = DynamicOf(s);
@@ -577,7 +302,28 @@ class DagWriter {
       }
     }
     out += tasks;
+
+    // One teardown per @parallel step: it deletes what the step's tasks left
+    // (airflow/models/xcom_arg.py as_teardown: trigger rule
+    // ALL_DONE_SETUP_SUCCESS, which with no setup upstream runs once every
+    // upstream task is done, in whatever state: ti_deps/deps/trigger_rule_dep.py).
+    std::vector<std::pair<size_t, std::string>> teardowns;
+    for (size_t s = 0; s < flow_.steps.size(); ++s) {
+      const ir::Step& step = flow_.steps[s];
+      if (!step.parallel) continue;
+      teardowns.emplace_back(s, Var(step.name + "_teardown"));
+      PyExpr helper =
+          HelperTask({{"task_id", PyExpr::Str(step.name + "-teardown")}}, "flowc_gang_teardown");
+      PyExpr call = PyExpr::Call(std::move(helper), {}, {{"step", PyExpr::Str(step.name)}});
+      out += Assign(teardowns.back().second, PyExpr::Call(PyExpr::Attr(call, "as_teardown"), {}),
+                    4);
+    }
+
     out += Edges(std::nullopt, {}, 4);
+    for (size_t i = 0; i < setups.size(); ++i) {
+      out += EdgeLine(setup_vars[i], DagNodes(setups[i].users), 4);
+    }
+    for (const auto& [s, var] : teardowns) out += EdgeLine(var, DagNodes({s}), 4, true);
     return out;
   }
 
@@ -644,13 +390,10 @@ class DagWriter {
     bool item_needed = HasItem(step.pod);
 
     if (step.parallel) {
-      Kwargs task_kwargs = {{"task_id", PyExpr::Str(task_id)}};
-      AppendControlKwargs(step, task_kwargs);
-      Kwargs call = {{"step", PyExpr::Str(step.name)}};
+      Kwargs call = GangArgs(step);
       if (item_needed && runtime_item) call.emplace_back("item", PyExpr::Code("item"));
       if (item_needed && !runtime_item) call.emplace_back("item", Rendered(scope.item_value));
-      out += Assign(
-          var, PyExpr::Call(JobSetTask(step, std::move(task_kwargs)), {}, std::move(call)), indent);
+      out += Assign(var, PyExpr::Call(GangTask(step, task_id), {}, std::move(call)), indent);
       return out;
     }
 
@@ -687,11 +430,8 @@ class DagWriter {
 
     if (step.parallel) {
       PyExpr items = ItemsExpr(foreach, task_id, var, out);
-      Kwargs task_kwargs = {{"task_id", PyExpr::Str(task_id)}};
-      AppendControlKwargs(step, task_kwargs);
       PyExpr partial =
-          PyExpr::Call(PyExpr::Attr(JobSetTask(step, std::move(task_kwargs)), "partial"), {},
-                       {{"step", PyExpr::Str(step.name)}});
+          PyExpr::Call(PyExpr::Attr(GangTask(step, task_id), "partial"), {}, GangArgs(step));
       out += Assign(var,
                     PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
                                  {{"item", std::move(items)}}),
@@ -769,19 +509,30 @@ class DagWriter {
     return PyExpr::Code(var);
   }
 
-  // `task(task_id=..., ...)(flowc_run_jobset)`, recording the step's JobSet.
-  PyExpr JobSetTask(const ir::Step& step, Kwargs task_kwargs) {
-    uses_task_ = uses_jobset_ = uses_text_ = true;
+  // `task.sensor(task_id=..., ...)(flowc_gang)`, recording the step's gang.
+  // A sensor in reschedule mode frees its worker slot between pokes
+  // (airflow/sensors/base.py, BaseSensorOperator `mode`); @retry is the
+  // sensor's retries, each try a fresh gang; @timeout is not
+  // execution_timeout, which would bound each poke alone (the sensor's
+  // docstring: it leaves out the reschedule delays), but flowc_gang's
+  // timeout_seconds, which bounds the try from the gang's creation.
+  PyExpr GangTask(const ir::Step& step, const std::string& task_id) {
+    uses_task_ = uses_text_ = true;
+    if (gangs_.count(step.name) == 0) gangs_[step.name] = StepGang(flow_, step);
+    Kwargs kw = {{"task_id", PyExpr::Str(task_id)}};
+    AppendControlKwargs(step, kw, /*with_timeout=*/false);
     uses_datetime_ = uses_datetime_ || NeedsDatetime(step);
-    if (jobsets_.count(step.name) == 0) {
-      YAML::Emitter yaml;
-      JobSetStrings strings(flow_);
-      k8s::EmitStepJobSet(yaml, flow_, step, JobSetBaseName(flow_, step), strings);
-      std::string text = yaml.c_str();
-      if (text.empty() || text.back() != '\n') text += '\n';
-      jobsets_[step.name] = text;
+    PyExpr sensor =
+        PyExpr::Call("task.sensor", {PyExpr::Code("**FLOWC_GANG_SENSOR")}, std::move(kw));
+    return PyExpr::Call(std::move(sensor), {PyExpr::Code("flowc_gang")});
+  }
+
+  Kwargs GangArgs(const ir::Step& step) const {
+    Kwargs call = {{"step", PyExpr::Str(step.name)}};
+    if (step.timeout_seconds) {
+      call.emplace_back("timeout_seconds", PyExpr::Int(*step.timeout_seconds));
     }
-    return HelperTask(std::move(task_kwargs), "flowc_run_jobset");
+    return call;
   }
 
   PyExpr PodOperator(const ir::Step& step, const std::string& task_id, std::optional<PyExpr> cmds,
@@ -833,6 +584,27 @@ class DagWriter {
     return out;
   }
 
+  // The DAG-level nodes (tasks, mapped groups) that run `steps`, each once.
+  std::vector<std::string> DagNodes(const std::vector<size_t>& steps) const {
+    std::vector<std::string> out;
+    for (size_t s : steps) {
+      for (const auto& [binding, node] : Nodes(s, std::nullopt, {})) {
+        if (std::find(out.begin(), out.end(), node) == out.end()) out.push_back(node);
+      }
+    }
+    return out;
+  }
+
+  // `source >> target` or `source >> [targets]`; `reverse` writes the targets
+  // first (`[targets] >> source`).
+  static std::string EdgeLine(const std::string& source, const std::vector<std::string>& targets,
+                              size_t indent, bool reverse = false) {
+    std::string list = targets.size() == 1 ? targets.front()
+                                           : fmt::format("[{}]", fmt::join(targets, ", "));
+    return fmt::format("{}{} >> {}\n", std::string(indent, ' '), reverse ? list : source,
+                       reverse ? source : list);
+  }
+
   std::string Edges(std::optional<size_t> group, const Binding& base, size_t indent) const {
     std::vector<std::string> sources;
     std::map<std::string, std::vector<std::string>> targets;
@@ -880,13 +652,13 @@ class DagWriter {
   JinjaScope params_scope_;
   std::set<std::string> used_vars_;
   std::map<std::string, std::string> vars_;     // Key() -> Python variable
-  std::map<std::string, std::string> jobsets_;  // step name -> manifest YAML
+  std::map<std::string, Gang> gangs_;  // by step name
   std::set<size_t> noted_;
   bool uses_datetime_ = false;
   bool uses_task_ = false;
   bool uses_task_group_ = false;
   bool uses_pod_operator_ = false;
-  bool uses_jobset_ = false;
+  bool uses_objects_ = false;
   bool uses_text_ = false;
   bool uses_argv_ = false;
   bool uses_argvs_ = false;
@@ -915,7 +687,7 @@ class AirflowTarget final : public Backend {
     }
     for (const ir::Step& step : flow.steps) {
       if (step.parallel) {
-        size_t length = JobSetBaseName(flow, step).size() + kJobSetSuffixLength;
+        size_t length = GangBaseName(flow, step).size() + kGangSuffixLength;
         k8s::JobSetName name{length, 1, 1, "<flow>-<step>-<8 hex digits>"};
         ok = k8s::CheckJobSetNames(flow, step, name, report) && ok;
       }

@@ -460,7 +460,7 @@ REQUIRED_VALUES = {"str": "required-value 'q' {{x}}", "int": 7, "float": 0.5, "b
 # provider's build_pod_request_obj, as far as flowc uses it) does not read.
 UNREAD_POD_KWARGS = frozenset("""
 security_context affinity hostnetwork host_aliases dnspolicy dns_config hostname subdomain
-schedulername full_pod_spec init_containers pod_template_file pod_template_dict
+schedulername init_containers pod_template_file pod_template_dict
 priority_class_name pod_runtime_info_envs termination_grace_period configmaps secrets
 automount_service_account_token termination_message_policy active_deadline_seconds
 """.split())
@@ -582,6 +582,8 @@ def airflow_pods(dag_path, ir, problems=None, where=None):
         return {}
     out = json.loads(ran.stdout)
     problems.extend(f"{where}: {p}" for p in out["problems"])
+    # The objects beside the pods are those the DAG's setup tasks create.
+    delivered_objects(out["objects"], ir, f"{where}: the objects the DAG creates", problems)
     pods = {}
     for kind in ("pods", "jobsets"):
         for record in out[kind]:

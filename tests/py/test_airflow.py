@@ -1,7 +1,8 @@
 """End-to-end tests of the Airflow target (`flowc compile --target airflow`).
 
-For every sample and every tests/flows/*.flow:
-  1. the DAG file equals its golden tests/golden/airflow/<name>.py;
+For every sample, every tests/flows/*.flow and the target's own cases
+(tests/golden/airflow/cases/*.flow):
+  1. the DAG file equals its golden tests/golden/airflow/<name>.py (cases: cases/<name>.py);
   2. `python3 -m py_compile` accepts it;
   3. it runs against tests/py/airflow_stub (a stand-in for the airflow modules it uses, whose
      KubernetesPodOperator rejects any argument the real provider-10 one does not accept), once
@@ -11,10 +12,18 @@ For every sample and every tests/flows/*.flow:
      the references replaced by their values; so does the pod inside the JobSet every @parallel
      task creates, and that JobSet passes ../shared/conformance/validate;
   5. every step runs as many times as the flow says (once, or once per foreach element), and
-     the dependencies are the flow's edges.
+     the dependencies are the flow's edges;
+  6. the objects beside the pods: the setup tasks create exactly the IR's objects, with the
+     IR's content, and each is upstream of every task whose pods need it; every claim
+     template a pod names is one of them or an admin's (not in the IR);
+  7. gangs: every @parallel task is a sensor in reschedule mode (the run pokes it, and fails
+     if anything sleeps), its gang is deleted when it ends, and a teardown task downstream of
+     the step deletes what is left; no DAG imports `time` or sleeps.
 tests/flows/hostile_strings.flow makes (4) the byte-for-byte test of quoting and templating.
 """
+import base64
 import copy
+import glob
 import os
 import re
 import subprocess
@@ -37,19 +46,51 @@ def param_text(value):
     return readers.item_text(value)
 
 
+CASES = "tests/golden/airflow/cases"
+
+
+def cases():
+    return sorted(os.path.relpath(p, lib.SOURCE_DIR)
+                  for p in glob.glob(os.path.join(lib.SOURCE_DIR, CASES, "*.flow")))
+
+
+def golden_path(path):
+    name = os.path.splitext(os.path.basename(path))[0]
+    if path.startswith(CASES):
+        return os.path.join(CASES, name + ".py")
+    return os.path.join("tests", "golden", "airflow", name + ".py")
+
+
+def wire(value):
+    """A YAML document as the API's JSON has it: !!binary (bytes) as base64 text."""
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    if isinstance(value, dict):
+        return {k: wire(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [wire(v) for v in value]
+    return value
+
+
+def helper_task(node):
+    """Whether a task id is one of the DAG's helpers rather than a step's task."""
+    return any(mark in node for mark in ("-argv", "-items", "-objects", "-teardown"))
+
+
 def expected_pod(ir_pod, params, run_id, item):
     pod = copy.deepcopy(ir_pod)
     container = pod["spec"]["containers"][0]
 
     def ref(match):
+        # A value is written with each `$` doubled (flowc_text), which kubelet reads back.
         name = match.group(1)
         if name == "item":
             if item is None:
                 raise AssertionError("{{item}} outside a foreach")
-            return item
+            return item.replace("$", "$$")
         if name == "run_id":
             return run_id
-        return param_text(params[name])
+        return param_text(params[name]).replace("$", "$$")
 
     if "command" in container:
         container["command"] = [REF.sub(ref, arg) for arg in container["command"]]
@@ -83,8 +124,9 @@ class FlowCheck:
             return 0
         text = result.stdout
         if check_golden:
-            lib.check_golden(os.path.join("tests", "golden", "airflow", self.name + ".py"), text,
-                             self.failures)
+            lib.check_golden(golden_path(self.path), text, self.failures)
+        if re.search(r"^import time$|time\.sleep|while True", text, re.M):
+            self.fail("the DAG sleeps or loops: a waiting task would hold its worker slot")
         with tempfile.TemporaryDirectory() as tmp:
             dag_file = os.path.join(tmp, self.name + ".py")
             with open(dag_file, "w", encoding="utf-8") as f:
@@ -134,6 +176,8 @@ class FlowCheck:
                 self.fail(f"step {name} runs {count} times, the flow says "
                           f"{self.expected_runs(name)}")
         self.check_edges(out)
+        self.check_objects(out)
+        self.check_gangs(out)
         bodies = [j["jobset"]["body"] for j in out["jobsets"]]
         if bodies:
             manifest = os.path.join(tmp, self.name + "-jobsets.yaml")
@@ -184,14 +228,14 @@ class FlowCheck:
         def steps_of(node, first):
             if node in groups:
                 body = [readers.split_id(t.split(".")[-1])[0] for t in groups[node]
-                        if "-argv" not in t and "-items" not in t]
+                        if not helper_task(t)]
                 name = readers.split_id(node.split(".")[-1])[0]
                 # A group stands for its body: entered at its first step, left at the
                 # steps whose successor lies outside it.
                 if first:
                     return {name}
                 return {s for s in body if any(n not in body for n in self.steps[s]["next"])}
-            if "-argv" in node or "-items" in node:
+            if helper_task(node):
                 return set()
             return {readers.split_id(node.split(".")[-1])[0]}
 
@@ -204,6 +248,84 @@ class FlowCheck:
         if actual != expected:
             self.fail(f"dependencies differ: missing {sorted(expected - actual)}, "
                       f"unexpected {sorted(actual - expected)}")
+
+
+    def dag_nodes(self, out, step_name):
+        """The DAG-level nodes running a step: its tasks, or the mapped groups holding it."""
+        nodes = set()
+        for task_id in out["task_ids"]:
+            *groups, local = task_id.split(".")
+            if helper_task(local) or readers.split_id(local)[0] != step_name:
+                continue
+            nodes.add(groups[0] if groups else task_id)
+        return nodes
+
+    def check_objects(self, out):
+        ir_objects = {(o["kind"], o["namespace"], o["name"]): o for o in self.ir.get("objects", [])}
+        created = {}
+        for body in out["objects"]:
+            key = (body["kind"], body["metadata"].get("namespace"), body["metadata"]["name"])
+            if key in created:
+                self.fail(f"object {key} created twice")
+            created[key] = body
+        if set(created) != set(ir_objects):
+            self.fail(f"objects created {sorted(created)}, the IR has {sorted(ir_objects)}")
+        # Their content: the documents the YAML targets put in their streams (the same
+        # renderer; ConfigMap binaryData as the API's base64).
+        for target in ("argo", "jobset"):
+            result = lib.run_flowc("compile", self.path, "--target", target, "-o", "-")
+            if result.returncode != 0:
+                continue
+            for doc in yaml.safe_load_all(result.stdout):
+                key = (doc["kind"], doc["metadata"].get("namespace"), doc["metadata"]["name"])
+                if key in ir_objects and wire(doc) != created.get(key):
+                    self.fail(f"object {key}: created {created.get(key)}, --target {target} "
+                              f"writes {doc}")
+            break
+        setup_of = {}
+        for task_id, keys in out["setups"].items():
+            for k in keys:
+                setup_of[k] = task_id
+        edges = set(map(tuple, out["edges"]))
+        for step in self.ir["steps"]:
+            for name in step.get("objects", []):
+                obj = next(o for o in self.ir["objects"] if o["name"] == name)
+                setup = setup_of.get(f"{obj['kind']}/{obj['namespace']}/{name}")
+                if setup is None:
+                    self.fail(f"no task creates {name}, which step {step['name']} needs")
+                    continue
+                for node in self.dag_nodes(out, step["name"]):
+                    if (setup, node) not in edges:
+                        self.fail(f"{setup} is not upstream of {node} (step {step['name']} "
+                                  f"needs {name})")
+            for claim in step["pod"]["spec"].get("resourceClaims", []):
+                template = claim["resourceClaimTemplateName"]
+                key = ("ResourceClaimTemplate", step["pod"]["metadata"].get("namespace"),
+                       template)
+                if template in step.get("objects", []) and key not in created:
+                    self.fail(f"step {step['name']} names template {template}, never created")
+
+    def check_gangs(self, out):
+        edges = set(map(tuple, out["edges"]))
+        for step in self.ir["steps"]:
+            if "parallel" not in step:
+                continue
+            teardown = step["name"] + "-teardown"
+            if teardown not in out["teardowns"]:
+                self.fail(f"step {step['name']} has no teardown task that ran")
+            for node in self.dag_nodes(out, step["name"]):
+                if (node, teardown) not in edges:
+                    self.fail(f"{teardown} is not downstream of {node}")
+            for task_id, sensor in out["sensors"].items():
+                if readers.split_id(task_id.split(".")[-1])[0] != step["name"]:
+                    continue
+                if sensor.get("mode") != "reschedule":
+                    self.fail(f"{task_id}: a sensor in mode {sensor.get('mode')}")
+                if "execution_timeout" in sensor:
+                    self.fail(f"{task_id}: execution_timeout would bound each poke, not the try")
+                retry = step.get("retry", {}).get("times")
+                if sensor.get("retries") != retry:
+                    self.fail(f"{task_id}: retries {sensor.get('retries')}, @retry says {retry}")
 
 
 def check_errors(failures):
@@ -256,7 +378,7 @@ def main():
         failures.append("python3-jinja2 is missing: templated fields cannot be rendered "
                         "(add it to the setup script)")
     if not failures:
-        for path in lib.samples() + lib.test_flows():
+        for path in lib.samples() + lib.test_flows() + cases():
             checked += FlowCheck(path, failures).run()
         checked += check_errors(failures)
     lib.finish("test_airflow", failures, max(checked, 1))

@@ -140,9 +140,10 @@ def check(path, ir, target, text, params, tmp):
     """(failure lines, steps compared, Neuron steps compared) of one target's output."""
     pods, problems = read(target, text, ir, path, tmp)
     lines, compared, neuron = compare(path, ir, target, pods, params)
-    if target in ("argo", "jobset"):
-        # The stream delivers every object the IR has (checked by the reader); every claim
-        # template a pod names is one of them, or the cluster's own.
+    if target in ("argo", "jobset", "airflow"):
+        # The output delivers every object the IR has (checked by the reader: the stream's
+        # documents, the objects the DAG's setup tasks create); every claim template a pod
+        # names is one of them, or the cluster's own.
         delivered = {(o["kind"], o.get("namespace", ""), o["name"]) for o in ir.get("objects", [])}
         lines += r.claim_problems(ir, pods, delivered, f"{path}: target '{target}'")
     return problems + lines, compared, neuron
@@ -184,11 +185,18 @@ def break_airflow_kwargs(text, task_id):
 
 def break_airflow_jobset(text):
     """Renames the Neuron toleration in the JobSet manifests the DAG's tasks create."""
-    head, sep, tail = text.partition("FLOWC_JOBSETS = {")
+    head, sep, tail = text.partition("FLOWC_GANGS = {")
     if not sep or "- key: aws.amazon.com/neuron\n" not in tail:
         raise AssertionError("no JobSet with a Neuron toleration")
     return head + sep + tail.replace("- key: aws.amazon.com/neuron\n",
                                      "- key: aws.amazon.com/neuron-x\n", 1)
+
+
+def break_airflow_claim(text):
+    """Points the first pod-level claim of a KubernetesPodOperator at another template."""
+    if '"resourceClaimTemplateName": "' not in text:
+        raise AssertionError("no pod-level claim in the DAG")
+    return text.replace('"resourceClaimTemplateName": "', '"resourceClaimTemplateName": "x-', 1)
 
 
 def break_jobset_drop(text, step_k8s):
@@ -270,6 +278,14 @@ def self_test(outputs, tmp):
     expect("JobSet: claim template changed", dra, "jobset",
            lambda x: x.replace("count: 4", "count: 2", 1),
            r"ResourceClaimTemplate eval-connected-neuron-[0-9a-f]{10} differs from the IR's")
+    expect("Airflow: a pod's claim template renamed", dra, "airflow", break_airflow_claim,
+           r"step 'evaluate': target 'airflow' \[evaluate\] vs ir: pod\.spec\.resourceClaims"
+           r"\[0\]\.resourceClaimTemplateName: expected \"eval-connected-neuron-[0-9a-f]{10}\", "
+           r"got \"x-eval")
+    expect("Airflow: a claim template not created", dra, "airflow",
+           lambda x: re.sub(r'objects=\["ResourceClaimTemplate/[^"]*"\]', "objects=[]", x, count=1),
+           r"the objects the DAG creates: the IR's ResourceClaimTemplate "
+           r"eval-connected-neuron-[0-9a-f]{10} is not delivered")
 
     stress = "tests/flows/every_decorator.flow"
     expect("Argo: another param in a command", stress, "argo",

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Runs a flowc DAG file against the stand-in `airflow` package and prints, as JSON, the pod
-every task would create and the JobSet every @parallel task would create.
+every task would create, the gang (JobSet) every @parallel task creates and the objects beside
+the pods that the setup tasks create, all against a fake Kubernetes API (fake_kube.py).
 
 usage: run_dag.py DAG_FILE PARAMS_JSON
 
@@ -10,8 +11,14 @@ evaluates the DAG the way Airflow would run it once: templated fields are render
 `params` and `run_id`, mapped arguments are not rendered, TaskFlow tasks run with their
 op_kwargs rendered, a mapped task group runs once per element, and each pod is built from the
 KubernetesPodOperator's arguments as the provider's build_pod_request_obj does (without the
-labels Airflow adds of its own). Set FLOWC_STUB_AIRFLOW=2 to load the file as on Airflow 2.
+labels Airflow adds of its own), merged with `full_pod_spec` as PodGenerator.reconcile_pods
+does. A @parallel task, a sensor in reschedule mode, is poked until it is done, each poke a new
+call as Airflow makes it (no task may sleep: time.sleep raises), while the fake API reports its
+gang Running, then Completed; the gang must be gone when the task ends. Set
+FLOWC_STUB_AIRFLOW=2 to load the file as on Airflow 2, and FLOWC_STUB_K8S_CLIENT to the
+kubernetes client version whose models to mimic (k8s_models.py, default 33).
 """
+import contextlib
 import copy
 import inspect
 import json
@@ -23,10 +30,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jinja2  # noqa: E402
 import jinja2.sandbox  # noqa: E402
+import k8s_models  # noqa: E402
+
+k8s_models.install(os.environ.get("FLOWC_STUB_K8S_CLIENT", k8s_models.DEFAULT_VERSION))
+
+import time  # noqa: E402
+
 from kubernetes.client import ApiClient  # noqa: E402
 from kubernetes.client import models as k8s  # noqa: E402
 
+import fake_kube  # noqa: E402
 from airflow import _stub  # noqa: E402
+
+MAX_POKES = 20
 
 RUN_ID = "manual__2024-01-01T00:00:00+00:00"
 ENV = jinja2.sandbox.SandboxedEnvironment(undefined=jinja2.StrictUndefined,
@@ -63,7 +79,13 @@ class Runner:
         self.dag = dag
         self.params = params
         self.results = {}
-        self.out = {"pods": [], "jobsets": []}
+        self.out = {"pods": [], "jobsets": [], "objects": [], "teardowns": []}
+        self.kube = fake_kube.FakeKube()
+        self.created = []
+        self.kube.on_create = lambda group, version, plural, namespace, body: \
+            self.created.append({"group": group, "version": version, "plural": plural,
+                                 "namespace": namespace, "body": copy.deepcopy(body)})
+        _stub.KUBE = self.kube
 
     def context(self):
         return {"params": self.params, "run_id": RUN_ID}
@@ -115,13 +137,18 @@ class Runner:
         signature = inspect.signature(op.fn).parameters
         if not any(p.kind == p.VAR_KEYWORD for p in signature.values()):
             context = {k: v for k, v in context.items() if k in signature}
-        return op.fn(**{**context, **kwargs})
+        with contextlib.redirect_stdout(sys.stderr):  # a task's log, not this output
+            return op.fn(**{**context, **kwargs})
 
     def record(self, kind, op, group_index, map_index, value):
         self.out[kind].append({"task_id": op.task_id, "group_index": group_index,
                                "map_index": map_index, kind[:-1]: value})
 
     def run(self):
+        def no_sleep(seconds):
+            raise _stub.StubError("a task slept {} s in a loop, holding its worker slot".format(
+                seconds))
+        time.sleep = no_sleep
         for op in self.dag.tasks:
             group = op.group
             if group is not None and group.mapped is not None:
@@ -138,24 +165,43 @@ class Runner:
         return self.out
 
     def run_python(self, op, gi):
-        if op.fn.__name__ != "flowc_run_jobset":
+        name = op.fn.__name__
+        if name == "flowc_create_objects":
+            before = len(self.created)
+            self.call(op, gi, -1, {})
+            self.out["objects"].extend(c["body"] for c in self.created[before:])
+            return
+        if name == "flowc_gang_teardown":
+            if not op.is_teardown or op.kwargs.get("trigger_rule") != "all_done_setup_success":
+                raise _stub.StubError("{} is not a teardown".format(op.task_id))
+            self.call(op, gi, -1, {})
+            self.out["teardowns"].append(op.task_id)
+            return
+        if name != "flowc_gang":
             return  # helpers run when a task needs their value
+        if not op.sensor or op.kwargs.get("mode") != "reschedule":
+            raise _stub.StubError("{} waits holding a worker slot".format(op.task_id))
         if op.mapped is None:
-            self.run_jobset(op, gi, -1, {})
+            self.run_gang(op, gi, -1, {})
             return
         (key, values), = op.mapped.items()
         for mi, value in enumerate(self.resolve(values, gi)):
-            self.run_jobset(op, gi, mi, {key: value})  # mapped: not rendered
+            self.run_gang(op, gi, mi, {key: value})  # mapped: not rendered
 
-    def run_jobset(self, op, gi, mi, mapped):
-        before = len(_stub.KubernetesHook.created)
-        self.call(op, gi, mi, mapped)
-        created = _stub.KubernetesHook.created[before:]
+    def run_gang(self, op, gi, mi, mapped):
+        """Pokes the sensor as Airflow does in reschedule mode: one call per poke."""
+        before = len(self.created)
+        for _ in range(MAX_POKES):
+            if self.call(op, gi, mi, mapped):
+                break
+        else:
+            raise _stub.StubError("{} is not done after {} pokes".format(op.task_id, MAX_POKES))
+        created = self.created[before:]
         if len(created) != 1:
             raise _stub.StubError("{} created {} objects".format(op.task_id, len(created)))
         name = created[0]["body"]["metadata"]["name"]
-        if _stub.KubernetesHook.deleted[-1:] != [name]:
-            raise _stub.StubError("{} did not delete its JobSet".format(op.task_id))
+        if name in self.kube.named(created[0]["plural"]):
+            raise _stub.StubError("{} did not delete its gang".format(op.task_id))
         self.record("jobsets", op, gi, mi, created[0])
 
     def run_pod(self, op, gi):
@@ -167,6 +213,65 @@ class Runner:
             kwargs = self.render(op.kwargs, gi)
             kwargs[key] = value  # mapped: not rendered
             self.record("pods", op, gi, mi, build_pod(kwargs))
+
+
+def merge_objects(base_obj, client_obj):
+    """providers/cncf/kubernetes/pod_generator.py merge_objects: the client's fields, and the
+    base's where the client's are unset (falsy)."""
+    if not base_obj:
+        return client_obj
+    if not client_obj:
+        return base_obj
+    client_obj_cp = copy.deepcopy(client_obj)
+    if isinstance(base_obj, dict) and isinstance(client_obj_cp, dict):
+        base_obj_cp = copy.deepcopy(base_obj)
+        base_obj_cp.update(client_obj_cp)
+        return base_obj_cp
+    for base_key in base_obj.to_dict():
+        base_val = getattr(base_obj, base_key, None)
+        if not getattr(client_obj, base_key, None) and base_val is not None:
+            setattr(client_obj_cp, base_key, base_val)
+    return client_obj_cp
+
+
+def extend_object_field(base_obj, client_obj, field_name):
+    """pod_generator.py extend_object_field: the base's list, then the client's."""
+    client_obj_cp = copy.deepcopy(client_obj)
+    base_field = getattr(base_obj, field_name, None)
+    client_field = getattr(client_obj, field_name, None)
+    if not base_field:
+        return client_obj_cp
+    if not client_field:
+        setattr(client_obj_cp, field_name, base_field)
+        return client_obj_cp
+    setattr(client_obj_cp, field_name, base_field + client_field)
+    return client_obj_cp
+
+
+def reconcile_pods(base_pod, client_pod):
+    """PodGenerator.reconcile_pods / reconcile_specs / reconcile_containers (provider 10),
+    for the pod KubernetesPodOperator.build_pod_request_obj builds (`client_pod`) over its
+    full_pod_spec (`base_pod`)."""
+    client = copy.deepcopy(client_pod)
+    base_spec, spec = base_pod.spec, client.spec
+    if base_spec and spec:
+        if base_spec.containers:
+            containers = spec.containers
+            first = containers[0]
+            for field in ("volume_mounts", "env", "env_from", "ports", "volume_devices"):
+                first = extend_object_field(base_spec.containers[0], first, field)
+            containers = [merge_objects(base_spec.containers[0], first)] + containers[1:]
+            spec.containers = containers
+        spec = extend_object_field(base_spec, spec, "init_containers")
+        spec = extend_object_field(base_spec, spec, "volumes")
+        client.spec = merge_objects(base_spec, spec)
+    elif base_spec:
+        client.spec = base_spec
+    if base_pod.metadata and client.metadata:
+        client.metadata = merge_objects(base_pod.metadata, client.metadata)
+    elif base_pod.metadata:
+        client.metadata = base_pod.metadata
+    return merge_objects(base_pod, client)
 
 
 def build_pod(kw):
@@ -196,6 +301,8 @@ def build_pod(kw):
             image_pull_secrets=kw.get("image_pull_secrets") or None,
         ),
     )
+    if kw.get("full_pod_spec") is not None:
+        pod = reconcile_pods(kw["full_pod_spec"], pod)
     return prune(ApiClient().sanitize_for_serialization(pod))
 
 
@@ -234,6 +341,10 @@ def main():
     out["edges"] = dag.edges
     out["groups"] = {g.group_id: [t.task_id for t in g.tasks] for g in dag.groups}
     out["task_ids"] = [t.task_id for t in dag.tasks]
+    out["setups"] = {t.task_id: t.op_kwargs["objects"] for t in dag.tasks
+                     if isinstance(t, _stub.PythonTask) and t.fn.__name__ == "flowc_create_objects"}
+    out["sensors"] = {t.task_id: {k: v for k, v in t.kwargs.items() if k != "retry_delay"}
+                      for t in dag.tasks if getattr(t, "sensor", False)}
     json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
 
 

@@ -32,6 +32,12 @@ executor_config do_xcom_push inlets outlets task_group doc doc_md doc_json doc_y
 map_index_template
 """.split())
 
+# BaseSensorOperator keyword parameters (airflow/sensors/base.py; the Task SDK's
+# airflow/sdk/bases/sensor.py adds silent_fail and never_fail).
+SENSOR_KWARGS = frozenset("""
+poke_interval timeout soft_fail mode exponential_backoff max_wait silent_fail never_fail
+""".split())
+
 # What must go to partial(), never to expand() (dynamic-task-mapping docs).
 NOT_MAPPABLE = frozenset({"task_id", "queue", "pool", "retries", "retry_delay",
                           "execution_timeout", "trigger_rule"})
@@ -217,7 +223,8 @@ def _check_kpo_values(kwargs):
             if not isinstance(value, model):
                 raise StubError("{}: expected {}, got {!r}".format(key, model.__name__, value))
     for key, model in (("container_resources", k8s.V1ResourceRequirements),
-                       ("container_security_context", k8s.V1SecurityContext)):
+                       ("container_security_context", k8s.V1SecurityContext),
+                       ("full_pod_spec", k8s.V1Pod)):
         if key in kwargs and not isinstance(kwargs[key], model):
             raise StubError("{}: expected {}".format(key, model.__name__))
 
@@ -230,10 +237,11 @@ def _check_not_in_mapped_group():
 
 
 class _PartialOperator:
-    def __init__(self, cls, kwargs, fn=None):
+    def __init__(self, cls, kwargs, fn=None, sensor=False):
         self.cls = cls
         self.kwargs = kwargs
         self.fn = fn
+        self.sensor = sensor
 
     def expand(self, **mapped):
         _check_not_in_mapped_group()
@@ -245,7 +253,7 @@ class _PartialOperator:
             if not isinstance(value, (list, dict, XComArg)):
                 raise StubError("expand() takes a list, a dict or an XComArg for " + key)
         if self.fn is not None:
-            op = PythonTask(self.fn, self.kwargs)
+            op = PythonTask(self.fn, self.kwargs, self.sensor)
             op.mapped = mapped
             return XComArg(op)
         op = BaseOperator.__new__(self.cls)
@@ -257,10 +265,13 @@ class _PartialOperator:
 class PythonTask(BaseOperator):
     """A TaskFlow task: `task(...)(fn)(...)`. op_kwargs are templated, as in Airflow."""
 
-    def __init__(self, fn, kwargs):
+    def __init__(self, fn, kwargs, sensor=False):
         self.fn = fn
-        task_kwargs = {k: v for k, v in kwargs.items() if k in BASE_KWARGS}
-        self.op_kwargs = {k: v for k, v in kwargs.items() if k not in BASE_KWARGS}
+        own = BASE_KWARGS | (SENSOR_KWARGS if sensor else frozenset())
+        task_kwargs = {k: v for k, v in kwargs.items() if k in own}
+        self.op_kwargs = {k: v for k, v in kwargs.items() if k not in own}
+        self.sensor = sensor
+        self.is_teardown = False
         super().__init__(task_kwargs.get("task_id", fn.__name__), task_kwargs)
 
 
@@ -273,31 +284,68 @@ class XComArg(Node):
     def node_id(self):
         return self.operator.task_id
 
+    def as_teardown(self, *, setups=None, on_failure_fail_dagrun=None):
+        """As airflow/models/xcom_arg.py: marks the task a teardown, trigger rule
+        ALL_DONE_SETUP_SUCCESS; a mapped task cannot be one."""
+        if self.operator.mapped is not None:
+            raise ValueError("a mapped task cannot be a teardown")
+        self.operator.is_teardown = True
+        self.operator.kwargs["trigger_rule"] = "all_done_setup_success"
+        if setups is not None:
+            raise StubError("flowc's teardowns have no setup")
+        return self
+
 
 class _TaskDecorator:
-    def __init__(self, fn, task_kwargs):
-        unknown = sorted(set(task_kwargs) - BASE_KWARGS)
+    def __init__(self, fn, task_kwargs, sensor=False):
+        allowed = BASE_KWARGS | (SENSOR_KWARGS if sensor else frozenset())
+        unknown = sorted(set(task_kwargs) - allowed)
         if unknown:
             raise TypeError("task() got unexpected keyword arguments {}".format(unknown))
+        if sensor:
+            _check_sensor_kwargs(task_kwargs)
         self.fn = fn
         self.task_kwargs = task_kwargs
+        self.sensor = sensor
 
     def __call__(self, *args, **kwargs):
         if args:
             raise StubError("flowc passes task arguments by keyword")
-        clash = set(kwargs) & BASE_KWARGS
+        clash = set(kwargs) & (BASE_KWARGS | (SENSOR_KWARGS if self.sensor else frozenset()))
         if clash:
             raise StubError("task arguments shadow operator arguments: {}".format(sorted(clash)))
-        return XComArg(PythonTask(self.fn, {**self.task_kwargs, **kwargs}))
+        return XComArg(PythonTask(self.fn, {**self.task_kwargs, **kwargs}, self.sensor))
 
     def partial(self, **kwargs):
-        return _PartialOperator(PythonTask, {**self.task_kwargs, **kwargs}, fn=self.fn)
+        return _PartialOperator(PythonTask, {**self.task_kwargs, **kwargs}, fn=self.fn,
+                                sensor=self.sensor)
 
 
-def task(python_callable=None, **task_kwargs):
-    if python_callable is not None:
-        return _TaskDecorator(python_callable, task_kwargs)
-    return lambda fn: _TaskDecorator(fn, task_kwargs)
+def _check_sensor_kwargs(kwargs):
+    """As BaseSensorOperator._validate_input_values: numbers, and a known mode."""
+    for key in ("poke_interval", "timeout"):
+        value = kwargs.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise StubError("The {} must be a non-negative number".format(key))
+    if kwargs.get("mode", "poke") not in ("poke", "reschedule"):
+        raise StubError("unknown sensor mode {!r}".format(kwargs.get("mode")))
+
+
+class _TaskFactory:
+    """`task`: `task(**kwargs)(fn)`, and `task.sensor(**kwargs)(fn)` (Airflow 2.5+)."""
+
+    def __call__(self, python_callable=None, **task_kwargs):
+        if python_callable is not None:
+            return _TaskDecorator(python_callable, task_kwargs)
+        return lambda fn: _TaskDecorator(fn, task_kwargs)
+
+    def sensor(self, python_callable=None, **task_kwargs):
+        if python_callable is not None:
+            return _TaskDecorator(python_callable, task_kwargs, sensor=True)
+        return lambda fn: _TaskDecorator(fn, task_kwargs, sensor=True)
+
+
+task = _TaskFactory()
 
 
 class MappedArgument:
@@ -352,25 +400,17 @@ def task_group(python_callable=None, group_id=None, **kwargs):
     return lambda fn: _TaskGroupFactory(fn, group_id)
 
 
-class KubernetesHook:
-    """Records the custom objects a task creates; every JobSet completes at once."""
+# The cluster the hook talks to: a fake API server (tests/py/airflow_stub/fake_kube.py) that a
+# test or run_dag.py sets.
+KUBE = None
 
-    created = []
-    deleted = []
 
-    def __init__(self, conn_id="kubernetes_default", **kwargs):
-        self.conn_id = conn_id
+def _kube():
+    if KUBE is None:
+        raise StubError("no fake Kubernetes API is set up (airflow._stub.KUBE)")
+    return KUBE
 
-    def create_custom_object(self, group, version, plural, body, namespace=None):
-        KubernetesHook.created.append({"group": group, "version": version, "plural": plural,
-                                       "namespace": namespace, "body": body})
-        return body
 
-    def get_custom_object(self, group, version, plural, name, namespace=None):
-        for created in KubernetesHook.created:
-            if created["body"]["metadata"]["name"] == name:
-                return {**created["body"], "status": {"terminalState": "Completed"}}
-        raise StubError("no custom object named " + name)
+from fake_kube import make_hook_class  # noqa: E402
 
-    def delete_custom_object(self, group, version, plural, name, namespace=None, **kwargs):
-        KubernetesHook.deleted.append(name)
+KubernetesHook = make_hook_class(_kube)

@@ -1,0 +1,136 @@
+#include "backends/airflow/k8s_delivery.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "backends/airflow/pod_kwargs.h"
+#include "backends/k8s/jobset.h"
+#include "backends/k8s/objects.h"
+
+namespace flowc::backends::airflow {
+namespace {
+
+// The JobSet of a @parallel step, with its commands as Jinja templates that
+// flowc_gang renders; nothing else in it is rendered.
+class GangStrings final : public k8s::StringPolicy {
+ public:
+  explicit GangStrings(const ir::Flow& flow) {
+    scope_.params = &flow.params;
+    scope_.item = JinjaScope::Item::kVariable;
+  }
+  std::string Text(const ir::Text& text) const override { return JinjaText(text, scope_); }
+
+ private:
+  JinjaScope scope_;
+};
+
+// A gang task's poke interval, in seconds: Airflow's BaseSensorOperator
+// advises more than a minute in reschedule mode (airflow/sensors/base.py).
+constexpr int64_t kGangPokeSeconds = 60;
+// A gang task's sensor `timeout`, in seconds (a year). The sensor counts it
+// from the first poke of the first try, across retries (BaseSensorOperator.
+// execute, in Airflow 2 and in the Task SDK: the first reschedule date of try
+// `max_tries - retries + 1`), and defaults to 7 days ([sensors]
+// default_timeout); flowc_gang bounds each try by @timeout itself, so this
+// only keeps the default from cutting a long step.
+constexpr int64_t kGangSensorTimeoutSeconds = 365 * 24 * 3600;
+
+// When a gang of each kind has ended, as flowc_gang_end reads it: a status
+// field's value, or a status condition of a type that is "True".
+nlohmann::json GangEnds(const std::string& kind) {
+  using json = nlohmann::json;
+  if (kind == "JobSet") {
+    // jobset.x-k8s.io/v1alpha2 JobSetStatus.terminalState: "Completed" or
+    // "Failed" once the JobSet has finished (the conditions the Argo target's
+    // success and failure conditions read, too).
+    return {{"succeeded", json::array({{{"field", "terminalState"}, {"value", "Completed"}}})},
+            {"failed", json::array({{{"field", "terminalState"}, {"value", "Failed"}}})}};
+  }
+  // trainer.kubeflow.org/v1alpha1 TrainJob: conditions Complete and Failed.
+  return {{"succeeded", json::array({{{"condition", "Complete"}}})},
+          {"failed", json::array({{{"condition", "Failed"}}})}};
+}
+
+}  // namespace
+
+std::vector<ObjectSetup> PlanObjectSetups(const ir::Flow& flow) {
+  std::vector<ObjectSetup> setups;
+  std::vector<size_t> setup_of(flow.objects.size(), SIZE_MAX);
+  for (size_t s = 0; s < flow.steps.size(); ++s) {
+    for (size_t o : flow.steps[s].objects) {
+      if (setup_of[o] != SIZE_MAX) continue;
+      if (setups.empty() || setups.back().step != s) setups.push_back({s, {}, {}});
+      setups.back().objects.push_back(o);
+      setup_of[o] = setups.size() - 1;
+    }
+  }
+  for (size_t s = 0; s < flow.steps.size(); ++s) {
+    for (size_t o : flow.steps[s].objects) {
+      std::vector<size_t>& users = setups[setup_of[o]].users;
+      if (users.empty() || users.back() != s) users.push_back(s);
+    }
+  }
+  return setups;
+}
+
+std::string ObjectKey(const ir::Object& object) {
+  return fmt::format("{}/{}/{}", object.kind(), object.namespace_, object.name);
+}
+
+std::string ObjectsBlock(const ir::Flow& flow) {
+  std::string out =
+      "\n\n# The objects beside the pods: the documents `flowc compile --target argo` and\n"
+      "# `--target jobset` put first in their streams. flowc_create_objects creates each one\n"
+      "# that is absent, before the first task that needs it, and fails on one that exists\n"
+      "# with other content.\n"
+      "FLOWC_OBJECTS = {\n";
+  for (const ir::Object& object : flow.objects) {
+    out += fmt::format("    {}: {},\n", PythonString(ObjectKey(object)),
+                       PythonString(k8s::ObjectYaml(object), StringStyle::kBlock));
+  }
+  out += "}\n";
+  return out;
+}
+
+std::string GangBaseName(const ir::Flow& flow, const ir::Step& step) {
+  return fmt::format("{}-{}", flow.k8s_name, step.k8s_name);
+}
+
+Gang StepGang(const ir::Flow& flow, const ir::Step& step) {
+  YAML::Emitter yaml;
+  GangStrings strings(flow);
+  k8s::EmitStepJobSet(yaml, flow, step, GangBaseName(flow, step), strings);
+  std::string text = yaml.c_str();
+  if (text.empty() || text.back() != '\n') text += '\n';
+  return {"JobSet", text};
+}
+
+std::string GangsBlock(const std::map<std::string, Gang>& gangs) {
+  std::string out =
+      "\n\n# The gang each @parallel step runs: the one `flowc compile --target jobset` emits\n"
+      "# for the step. flowc_gang renders its commands, names it per try and waits for it\n"
+      "# as a sensor in reschedule mode, holding no worker slot between pokes.\n"
+      "FLOWC_GANGS = {\n";
+  std::map<std::string, nlohmann::json> kinds;
+  for (const auto& [name, gang] : gangs) {
+    out += fmt::format("    {}: {},\n", PythonString(name),
+                       PythonString(gang.yaml, StringStyle::kBlock));
+    kinds.emplace(gang.kind, GangEnds(gang.kind));
+  }
+  out += "}\n\n# How a gang of each kind shows that it has ended (see flowc_gang_end).\n";
+  std::vector<std::pair<PyExpr, PyExpr>> ends;
+  for (const auto& [kind, rules] : kinds) ends.emplace_back(PyExpr::Str(kind), JsonToPython(rules));
+  out += fmt::format("FLOWC_GANG_ENDS = {}\n", PyExpr::Dict(std::move(ends)).FormatAt(0, 18, 0));
+  out += fmt::format(
+      "\n# Every gang task is a sensor in reschedule mode, poking every {} s. Its own timeout (a\n"
+      "# year) only keeps Airflow's default of 7 days from cutting a long step: @timeout bounds\n"
+      "# each try in flowc_gang, from the gang's creation.\n"
+      "FLOWC_GANG_SENSOR = {{\"mode\": \"reschedule\", \"poke_interval\": {}, \"timeout\": {}}}\n",
+      kGangPokeSeconds, kGangPokeSeconds, kGangSensorTimeoutSeconds);
+  return out;
+}
+
+}  // namespace flowc::backends::airflow
