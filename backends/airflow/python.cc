@@ -83,9 +83,16 @@ const ir::Param* FindParam(const JinjaScope& scope, std::string_view name) {
 
 }  // namespace
 
-bool ParamNeedsJson(const ir::Param* param) {
-  return param != nullptr &&
-         (param->type == ir::Param::Type::kBool || param->type == ir::Param::Type::kList);
+bool ParamNeedsJson(const ir::Param* param) { return param != nullptr; }
+
+std::string KubeletValue(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (char c : value) {
+    out += c;
+    if (c == '$') out += '$';
+  }
+  return out;
 }
 
 namespace {
@@ -94,9 +101,10 @@ std::string ParamExpression(const JinjaScope& scope, std::string_view name) {
   std::string access = IsParamAttributeSafe(name) ? fmt::format("params.{}", name)
                                                   : fmt::format("params['{}']", name);
   const ir::Param* param = FindParam(scope, name);
-  // Airflow renders a value with str(): True, ['a']. The other targets pass
-  // compact JSON (true, ["a"]); Jinja's own tojson escapes ' and spaces out
-  // lists, so the DAG registers flowc_text (see kTextHelper) as a filter.
+  // Airflow renders a value with str(): True, ['a'], 1000000000000000.0.
+  // The IR and the other targets write compact JSON (true, ["a"], 1e+15);
+  // Jinja's own tojson escapes ' and spaces out lists. So the DAG registers
+  // flowc_text as a filter, which also doubles each `$` for kubelet.
   return fmt::format("{{{{ {}{} }}}}", access, ParamNeedsJson(param) ? " | flowc_text" : "");
 }
 
@@ -141,7 +149,7 @@ void AppendSegment(std::string& out, const ir::Segment& segment, const JinjaScop
       break;
     case ir::Segment::Kind::kItem:
       if (scope.item == JinjaScope::Item::kConstant) {
-        AppendJinjaLiteral(out, scope.item_value, last);
+        AppendJinjaLiteral(out, KubeletValue(scope.item_value), last);
       } else {
         out += "{{ item }}";
       }

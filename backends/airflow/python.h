@@ -42,7 +42,7 @@ struct JinjaScope {
   enum class Item {
     kNone,      // no foreach element here
     kVariable,  // the Jinja variable `item` (JobSet commands, see flowc_run_jobset)
-    kConstant,  // a known element: `item_value`, escaped as literal text
+    kConstant,  // a known element: `item_value`, as KubeletValue, escaped as literal text
   };
   const std::vector<ir::Param>* params = nullptr;  // types decide how a param renders
   Item item = Item::kNone;
@@ -55,14 +55,21 @@ struct JinjaScope {
 // drops one unless keep_trailing_newline is set).
 std::string JinjaLiteral(std::string_view text);
 
-// Whether a reference to `param` renders through the `flowc_text` filter,
-// which the DAG must then register: bool and list params read as compact
-// JSON (true, ["a","b"]), as on the other targets.
+// Whether a reference to `param` renders through the `flowc_text` filter
+// (templates/airflow/flowc_text.py), which the DAG must then register. Every
+// param does: its value reads as the IR writes it (compact JSON for a
+// non-string: true, 1e+15, ["a","b"], as on the other targets) with each `$`
+// doubled for kubelet. (The name is older than that rule.)
 bool ParamNeedsJson(const ir::Param* param);
 
-// `text` as one Jinja template: `{{name}}` -> `{{ params.name }}` (with
-// `| flowc_text` per ParamNeedsJson), `{{run_id}}` ->
-// `{{ run_id }}`, `{{item}}` per `scope`, literal text as JinjaLiteral.
+// A value written into a command at compile time, as flowc_text writes one
+// at run time: each `$` doubled, because kubelet reads `$$` as `$` and
+// expands `$(NAME)`, whatever text follows the value.
+std::string KubeletValue(std::string_view value);
+
+// `text` as one Jinja template: `{{name}}` -> `{{ params.name | flowc_text }}`,
+// `{{run_id}}` -> `{{ run_id }}`, `{{item}}` per `scope`, literal text as
+// JinjaLiteral.
 std::string JinjaText(const ir::Text& text, const JinjaScope& scope);
 
 // `text` split at each `{{item}}`: the pieces between are complete Jinja

@@ -58,16 +58,19 @@ constexpr const char* kJobSetFailed = "status.terminalState == Failed";
 // interface is const, and a record is not a change of policy).
 class ArgoStrings final : public k8s::StringPolicy {
  public:
-  // `unterminated_unsafe`: see LiteralsArgoWouldRead.
-  explicit ArgoStrings(RefStyle style, bool unterminated_unsafe = false)
-      : style_(style), unterminated_unsafe_(unterminated_unsafe) {}
+  // `pod`: the pod whose strings these are, written in Argo's order: what
+  // comes before its command comes before it in the template's text too.
+  ArgoStrings(RefContext context, const ir::Pod& pod) : context_(context) {
+    for (const ir::Text& arg : pod.command) pending_args_ += HasPendingReference(arg, context);
+  }
 
   std::string Text(const ir::Text& text) const override {
-    Record(LiteralsArgoWouldRead(text, style_, unterminated_unsafe_));
-    return TranslateText(text, style_);
+    pending_args_ -= HasPendingReference(text, context_);
+    Record(LiteralsArgoWouldRead(text, context_, /*pending_after=*/pending_args_ > 0));
+    return TranslateText(text, context_);
   }
   std::string Literal(std::string_view text) const override {
-    Record(LiteralsArgoWouldRead(text, unterminated_unsafe_));
+    Record(LiteralsArgoWouldRead(text, /*pending_after=*/pending_args_ > 0));
     return EscapeLiteral(text);
   }
 
@@ -82,8 +85,10 @@ class ArgoStrings final : public k8s::StringPolicy {
     }
   }
 
-  RefStyle style_;
-  bool unterminated_unsafe_;
+  RefContext context_;
+  // Command arguments not yet written that hold an expression of the pass
+  // that decodes the element (mutable, like unsafe_: the renderer's order).
+  mutable int pending_args_ = 0;
   mutable std::vector<std::string> unsafe_;
 };
 
@@ -325,14 +330,15 @@ class Renderer {
     out_ << YAML::Key << "kind" << YAML::Value << "WorkflowTemplate";
     Metadata();
     out_ << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "entrypoint" << YAML::Value << layout_.entry();
+    out_ << YAML::Key << "entrypoint" << YAML::Value;
+    EmitString(out_, layout_.entry());
     Arguments();
     if (shared_pull_secrets_) {
       // Argo takes imagePullSecrets only for a whole workflow; every step
       // that runs a pod of its own asks for the same ones.
       for (size_t i = 0; i < flow_.steps.size(); ++i) {
         if (flow_.steps[i].parallel) continue;
-        ArgoStrings strings(RefStyle::kContainer);
+        ArgoStrings strings({RefStyle::kContainer, false}, flow_.steps[i].pod);
         k8s::EmitImagePullSecrets(out_, flow_.steps[i].pod, strings);
         Collect(i, strings);
         break;
@@ -364,7 +370,8 @@ class Renderer {
     }
     out_ << YAML::Key << "workflowSpec" << YAML::Value << YAML::BeginMap;
     out_ << YAML::Key << "workflowTemplateRef" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value << flow_.k8s_name;
+    out_ << YAML::Key << "name" << YAML::Value;
+    EmitString(out_, flow_.k8s_name);
     out_ << YAML::EndMap << YAML::EndMap;
     out_ << YAML::EndMap;  // spec
     out_ << YAML::EndMap;
@@ -387,7 +394,8 @@ class Renderer {
  private:
   void Metadata() {
     out_ << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value << flow_.k8s_name;
+    out_ << YAML::Key << "name" << YAML::Value;
+    EmitString(out_, flow_.k8s_name);
     // Every step agrees (Checker::CheckNamespace).
     const std::string& ns = flow_.steps.front().pod.namespace_;
     if (!ns.empty()) {
@@ -405,7 +413,8 @@ class Renderer {
     out_ << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
     for (const ir::Param& param : flow_.params) {
       out_ << YAML::BeginMap;
-      out_ << YAML::Key << "name" << YAML::Value << param.name;
+      out_ << YAML::Key << "name" << YAML::Value;
+      EmitString(out_, param.name);
       if (param.default_json) {
         out_ << YAML::Key << "value" << YAML::Value;
         std::string value = ParamValue(param);
@@ -421,7 +430,7 @@ class Renderer {
   }
 
   // `inputs: {parameters: [{name: item}]}`, for the templates of a body.
-  void ItemInput(std::optional<size_t> scope) {
+  void ItemInputs(std::optional<size_t> scope) {
     if (!scope) return;
     out_ << YAML::Key << "inputs" << YAML::Value << YAML::BeginMap;
     out_ << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
@@ -442,9 +451,9 @@ class Renderer {
   // about pods goes here: Argo ignores scheduling fields on a DAG template.
   void Dag(std::optional<size_t> scope) {
     out_ << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value
-         << (scope ? layout_.body_name(*scope) : layout_.entry());
-    ItemInput(scope);
+    out_ << YAML::Key << "name" << YAML::Value;
+    EmitString(out_, scope ? layout_.body_name(*scope) : layout_.entry());
+    ItemInputs(scope);
     out_ << YAML::Key << "dag" << YAML::Value << YAML::BeginMap;
     out_ << YAML::Key << "tasks" << YAML::Value << YAML::BeginSeq;
     for (size_t i = 0; i < flow_.steps.size(); ++i) {
@@ -458,8 +467,7 @@ class Renderer {
 
   void StepTask(size_t step, std::optional<size_t> scope) {
     out_ << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value << layout_.step_name(step);
-    out_ << YAML::Key << "template" << YAML::Value << layout_.step_name(step);
+    NameAndTemplate(layout_.step_name(step));
     std::vector<std::string> depends;
     for (size_t predecessor : flow_.steps[step].predecessors) {
       std::optional<std::string> task = layout_.TaskFor(predecessor, scope);
@@ -469,7 +477,7 @@ class Renderer {
       if (!seen) depends.push_back(std::move(*task));
     }
     Depends(depends);
-    if (scope) ItemArgument(ItemRef(RefStyle::kContainer));
+    if (scope) ItemArgument(ItemInput());
     out_ << YAML::EndMap;
   }
 
@@ -477,19 +485,29 @@ class Renderer {
   void BodyTask(size_t foreach_step) {
     const ir::Foreach& foreach = *flow_.steps[foreach_step].foreach;
     out_ << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value << layout_.body_name(foreach_step);
-    out_ << YAML::Key << "template" << YAML::Value << layout_.body_name(foreach_step);
+    NameAndTemplate(layout_.body_name(foreach_step));
     Depends({layout_.step_name(foreach_step)});
-    ItemArgument("{{item}}");
+    ItemArgument(ExpandedItem());
+    // Argo reads the items with the task, strictly, before it iterates: they
+    // are written encoded, and decoded where they are used (templating.h).
     if (!foreach.param.empty()) {
       out_ << YAML::Key << "withParam" << YAML::Value;
-      EmitString(out_, ParamRef(foreach.param, RefStyle::kContainer));
+      EmitString(out_, ItemsOfParam(foreach.param));
     } else {
       out_ << YAML::Key << "withItems" << YAML::Value << YAML::BeginSeq;
-      for (const std::string& item : foreach.items) EmitString(out_, item);
+      for (const std::string& item : foreach.items) EmitString(out_, EncodeItem(item));
       out_ << YAML::EndSeq;
     }
     out_ << YAML::EndMap;
+  }
+
+  // A task's `name` and `template`, which flowc names alike. Quoted like
+  // any string where YAML 1.1 would read a step named `on` as a bool.
+  void NameAndTemplate(const std::string& name) {
+    out_ << YAML::Key << "name" << YAML::Value;
+    EmitString(out_, name);
+    out_ << YAML::Key << "template" << YAML::Value;
+    EmitString(out_, name);
   }
 
   // A bare task name means "succeeded" (or skipped, as an empty foreach is).
@@ -507,8 +525,9 @@ class Renderer {
   void Leaf(size_t i) {
     const ir::Step& step = flow_.steps[i];
     out_ << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value << layout_.step_name(i);
-    ItemInput(Layout::ScopeOf(step));
+    out_ << YAML::Key << "name" << YAML::Value;
+    EmitString(out_, layout_.step_name(i));
+    ItemInputs(Layout::ScopeOf(step));
     if (step.parallel) {
       JobSetResource(i);
     } else {
@@ -523,7 +542,8 @@ class Renderer {
   // unless the workflow has them.
   void Container(size_t i) {
     const ir::Step& step = flow_.steps[i];
-    ArgoStrings strings(RefStyle::kContainer);
+    ArgoStrings strings({RefStyle::kContainer, HasReference(step.pod, graph::Segment::Kind::kItem)},
+                        step.pod);
     if (!step.pod.labels.empty() || !step.pod.annotations.empty()) {
       out_ << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
       k8s::EmitPodMetadataFields(out_, step.pod, strings);
@@ -595,8 +615,7 @@ class Renderer {
     // An item's expression is evaluated in Argo's second pass, when a brace
     // that the first pass yielded anywhere before it in the manifest's text
     // would already have swallowed it.
-    ArgoStrings strings(spliced ? RefStyle::kManifest : RefStyle::kContainer,
-                        /*unterminated_unsafe=*/item);
+    ArgoStrings strings({spliced ? RefStyle::kManifest : RefStyle::kContainer, item}, step.pod);
     YAML::Emitter manifest;
     if (spliced) manifest.SetStringFormat(YAML::DoubleQuoted);
     // A @trainjob step's gang is a TrainJob, named the same way.

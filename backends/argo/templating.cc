@@ -1,9 +1,10 @@
 #include "backends/argo/templating.h"
 
-#include <array>
-#include <vector>
-
 #include <fmt/format.h>
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <vector>
 
 namespace flowc::backends::argo {
 namespace {
@@ -37,14 +38,76 @@ bool IsArgoVariable(std::string_view tag) {
   return false;
 }
 
+// --- expressions ------------------------------------------------------------
+//
+// Argo evaluates `{{=...}}` with expr-lang in an environment of its variables,
+// its own toJson (encoding/json) and the sprig functions under `sprig`
+// (util/expr/env/env.go GetFuncMap; sprig v3 functions.go). None of the
+// expressions below holds `}}` (which would end the tag), `"` or `\`
+// (manifests hold them inside YAML double-quoted strings), and each relies
+// only on functions whose semantics do not depend on the expr-lang version:
+// in particular no len(), which counts characters in the versions Argo 3.7
+// and 4.1 ship while sprig.substr cuts bytes.
+
+// Kubelet expands `$(VAR)` and reads `$$` as `$` in a container's command,
+// args and env (kubernetes third_party/forked/golang/expansion/expand.go).
+// Every `$` of a value is doubled: whatever text follows the value, nothing
+// of it can start a reference. (sprig: replace(old, new, src).)
+std::string KubeletEscaped(std::string_view value) {
+  return fmt::format("sprig.replace('$', '$$', {})", value);
+}
+
+// A manifest's spelling of a string: toJson escapes it for a JSON string,
+// which is also a valid YAML double-quoted string, and the regular
+// expression drops the first and the last character, the quotes toJson
+// adds (Go's regexp matches characters, and a JSON text has no line break).
+std::string JsonBody(std::string_view value) {
+  return fmt::format("sprig.regexReplaceAll('^.|.$', toJson({}), '')", value);
+}
+
+// `value` with each `{` written as `{{='{'}}`, an expression the next pass
+// evaluates back to `{`, so that the value cannot open a tag in that pass.
+// The replacement is built from pieces: its `{{` and `}}` cannot be written
+// inside this tag.
+std::string BracesHidden(std::string_view value) {
+  return fmt::format("sprig.replace('{{', '{{' + '{{=' + sprig.squote('{{') + '}}' + '}}', {})",
+                     value);
+}
+
+// The element, decoded: the `item` parameter holds the body of the
+// element's JSON string literal (EncodeItem), which becomes the literal again
+// in place of the x of toJson('x'), "x".
+constexpr const char* kDecodedItem =
+    "sprig.fromJson(sprig.replace('x', inputs.parameters.item, toJson('x')))";
+
+std::string ParamVariable(std::string_view name) {
+  // Brackets: a param may be named like an expr keyword (`in`, `not`).
+  return fmt::format("workflow.parameters['{}']", name);
+}
+
+// The text a value reference yields in `context`, as one expression.
+std::string ValueExpression(std::string value, const RefContext& context, std::string_view braces,
+                            bool hide_braces) {
+  value = KubeletEscaped(value);
+  if (context.style == RefStyle::kManifest) value = JsonBody(value);
+  if (!braces.empty()) value = fmt::format("'{}' + {}", braces, value);
+  if (hide_braces) value = BracesHidden(value);
+  return fmt::format("{{{{={}}}}}", value);
+}
+
+// --- the flow's text ----------------------------------------------------------
+
 // A segment of a command argument, as the Argo target writes it.
 struct Piece {
   Segment segment;
-  // For an item reference: the literal braces right before it. Argo resolves
-  // the item only in its second pass, so braces that the first pass yielded
-  // would run into the item's tag; they are written with the item instead.
+  // For a param or the item: the literal braces right before it, which go
+  // into its expression so that no brace of the first pass runs into it.
   std::string braces;
 };
+
+bool IsValue(Segment::Kind kind) {
+  return kind == Segment::Kind::kParam || kind == Segment::Kind::kItem;
+}
 
 std::vector<Piece> Pieces(const ir::Text& text) {
   std::vector<Piece> out;
@@ -55,7 +118,7 @@ std::vector<Piece> Pieces(const ir::Text& text) {
       continue;
     }
     Piece piece{segment, ""};
-    if (segment.kind == Segment::Kind::kItem && !out.empty() &&
+    if (IsValue(segment.kind) && !out.empty() &&
         out.back().segment.kind == Segment::Kind::kLiteral) {
       std::string& literal = out.back().segment.text;
       size_t run = literal.find_last_not_of('{') + 1;  // npos + 1 == 0
@@ -114,19 +177,26 @@ FirstPassView ViewOf(std::vector<Piece> pieces) {
         view.Append("\x01", FirstPassView::Origin::kValue, i);
         break;
       case Segment::Kind::kItem:
-        view.Append(piece.braces + ItemRef(RefStyle::kContainer),
-                    FirstPassView::Origin::kPendingTag, i);
+        view.Append("{{=item}}", FirstPassView::Origin::kPendingTag, i);
         break;
     }
   }
   return view;
 }
 
-std::vector<std::string> UnsafeBraces(const FirstPassView& view, RefStyle style,
-                                      bool unterminated_unsafe) {
+// `values_pending`: the text is in a template that uses the element, where a
+// param's hidden braces are expressions of the element's pass too.
+// `pending_after`: such expressions follow this text in the template.
+std::vector<std::string> UnsafeBraces(const FirstPassView& view, bool values_pending,
+                                      bool pending_after) {
   std::vector<std::string> found;
   const std::string& text = view.text;
   using Origin = FirstPassView::Origin;
+  auto pending = [&](size_t i) {
+    return view.origin[i] == Origin::kPendingTag ||
+           (values_pending && view.origin[i] == Origin::kValue &&
+            view.pieces[view.piece[i]].segment.kind == Segment::Kind::kParam);
+  };
   for (size_t p = text.find("{{"); p != std::string::npos; p = text.find("{{", p + 1)) {
     if (view.origin[p] != Origin::kLiteral || view.origin[p + 1] != Origin::kLiteral) continue;
     size_t close = text.find("}}", p + 2);
@@ -135,18 +205,17 @@ std::vector<std::string> UnsafeBraces(const FirstPassView& view, RefStyle style,
     if (close != std::string::npos) tag.remove_suffix(2);
     bool unsafe = !tag.empty() && tag.front() == '=';
     if (close == std::string::npos) {
-      unsafe |= unterminated_unsafe;
+      // The `{{` runs on to a `}}` later in the template, past an
+      // expression of the element's pass.
+      bool before_pending = pending_after;
+      for (size_t i = p; i < end; ++i) before_pending |= pending(i);
+      unsafe |= before_pending;
     } else {
-      // The tag would hold an item's tag. Argo still resolves a simple one,
-      // as the nested tag after the last `{{`, but not an expression.
-      bool pending = false;
-      bool expression = style == RefStyle::kManifest;
-      for (size_t i = p; i < end; ++i) {
-        if (view.origin[i] != Origin::kPendingTag) continue;
-        pending = true;
-        expression |= !view.pieces[view.piece[i]].braces.empty();
-      }
-      unsafe |= pending ? expression : IsArgoVariable(tag);
+      // The tag would hold such an expression: Argo would not evaluate it
+      // inside another tag.
+      bool holds_pending = false;
+      for (size_t i = p; i < end; ++i) holds_pending |= pending(i);
+      unsafe |= holds_pending || IsArgoVariable(tag);
     }
     if (!unsafe) continue;
     found.push_back(view.FlowSpelling(p, end));
@@ -155,48 +224,61 @@ std::vector<std::string> UnsafeBraces(const FirstPassView& view, RefStyle style,
   return found;
 }
 
-// A manifest's spelling of `variable`'s value: toJson escapes it for a JSON
-// string, which is also a valid YAML double-quoted string, and substr drops
-// the quotes toJson adds. No `"` or `\` here: this text itself sits in a
-// double-quoted scalar.
-std::string ManifestValue(std::string_view variable) {
-  return fmt::format("sprig.substr(1, len(toJson({0})) - 1, toJson({0}))", variable);
-}
-
-std::string ItemVariable() { return fmt::format("inputs.parameters.{}", kItemParameter); }
-
-std::string ItemWithBraces(std::string_view braces, RefStyle style) {
-  if (braces.empty()) return ItemRef(style);
-  // One expression yields the braces and the value, in the pass that knows
-  // the value.
-  std::string value =
-      style == RefStyle::kContainer ? ItemVariable() : ManifestValue(ItemVariable());
-  return fmt::format("{{{{='{}' + {}}}}}", braces, value);
-}
-
 }  // namespace
 
-std::string ParamRef(std::string_view name, RefStyle style) {
-  switch (style) {
-    case RefStyle::kContainer:
-      return fmt::format("{{{{workflow.parameters.{}}}}}", name);
-    case RefStyle::kManifest:
-      // Brackets: a param may be named like an expr keyword (`in`, `not`).
-      return fmt::format("{{{{={}}}}}",
-                         ManifestValue(fmt::format("workflow.parameters['{}']", name)));
-  }
-  return {};
+std::string ParamRef(std::string_view name, const RefContext& context, std::string_view braces) {
+  return ValueExpression(ParamVariable(name), context, braces, /*hide_braces=*/context.uses_item);
 }
 
-std::string ItemRef(RefStyle style) {
-  switch (style) {
-    case RefStyle::kContainer: return fmt::format("{{{{{}}}}}", ItemVariable());
-    case RefStyle::kManifest: return fmt::format("{{{{={}}}}}", ManifestValue(ItemVariable()));
-  }
-  return {};
+std::string ItemRef(const RefContext& context, std::string_view braces) {
+  // Decoded in the pass that resolves the inputs; no pass of the flow's own
+  // follows that one (see the header).
+  return ValueExpression(kDecodedItem, context, braces, /*hide_braces=*/false);
 }
 
 std::string RunIdRef() { return "{{workflow.name}}"; }
+
+std::string ExpandedItem() { return "{{item}}"; }
+
+std::string ItemInput() { return fmt::format("{{{{inputs.parameters.{}}}}}", kItemParameter); }
+
+std::string EncodeItem(std::string_view text) {
+  // nlohmann escapes `"`, `\` and the control characters; DEL too, here,
+  // because Argo's simple tags write a value with Go's strconv.Quote, which
+  // spells DEL `\x7f`, which is not JSON.
+  std::string literal = nlohmann::json(std::string(text))
+                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  for (char c : std::string_view(literal).substr(1, literal.size() - 2)) {
+    switch (c) {
+      case '{':
+        out += "\\u007b";
+        break;
+      case '}':
+        out += "\\u007d";
+        break;
+      case '\x7f':
+        out += "\\u007f";
+        break;
+      default:
+        out += c;
+        break;
+    }
+  }
+  return out;
+}
+
+std::string ItemsOfParam(std::string_view name) {
+  // Each element as {{item}} renders it (sprig.kindIs, sprig.ternary), then
+  // encoded as EncodeItem does; `#` is the element in expr-lang's map().
+  // Here only a backslash is written: this is a task's plain YAML string.
+  return fmt::format(
+      "{{{{=toJson(map(sprig.fromJson({}), sprig.replace('\\x7f', '\\\\u007f', "
+      "sprig.replace('}}', '\\\\u007d', sprig.replace('{{', '\\\\u007b', "
+      "sprig.regexReplaceAll('^.|.$', toJson(sprig.ternary(#, toJson(#), "
+      "sprig.kindIs('string', #))), ''))))))}}}}",
+      ParamVariable(name));
+}
 
 std::string EscapeLiteral(std::string_view text, bool tag_follows) {
   std::string out;
@@ -225,7 +307,7 @@ std::string EscapeLiteral(std::string_view text, bool tag_follows) {
   return out;
 }
 
-std::string TranslateText(const ir::Text& text, RefStyle style) {
+std::string TranslateText(const ir::Text& text, const RefContext& context) {
   std::vector<Piece> pieces = Pieces(text);
   std::string out;
   for (size_t i = 0; i < pieces.size(); ++i) {
@@ -235,25 +317,38 @@ std::string TranslateText(const ir::Text& text, RefStyle style) {
       case Segment::Kind::kLiteral:
         out += EscapeLiteral(piece.segment.text, /*tag_follows=*/i + 1 < pieces.size());
         break;
-      case Segment::Kind::kParam: out += ParamRef(piece.segment.text, style); break;
-      case Segment::Kind::kItem: out += ItemWithBraces(piece.braces, style); break;
-      case Segment::Kind::kRunId: out += RunIdRef(); break;
+      case Segment::Kind::kParam:
+        out += ParamRef(piece.segment.text, context, piece.braces);
+        break;
+      case Segment::Kind::kItem:
+        out += ItemRef(context, piece.braces);
+        break;
+      case Segment::Kind::kRunId:
+        out += RunIdRef();
+        break;
     }
   }
   return out;
 }
 
-std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text, RefStyle style,
-                                               bool unterminated_unsafe) {
-  return UnsafeBraces(ViewOf(Pieces(text)), style, unterminated_unsafe);
+std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text, const RefContext& context,
+                                               bool pending_after) {
+  return UnsafeBraces(ViewOf(Pieces(text)), context.uses_item, pending_after);
 }
 
-std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal,
-                                               bool unterminated_unsafe) {
+bool HasPendingReference(const ir::Text& text, const RefContext& context) {
+  if (!context.uses_item) return false;
+  for (const Segment& segment : text.segments) {
+    if (IsValue(segment.kind)) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal, bool pending_after) {
   if (literal.find("{{") == std::string_view::npos) return {};
   return UnsafeBraces(
       ViewOf({Piece{Segment{Segment::Kind::kLiteral, std::string(literal), 0}, ""}}),
-      RefStyle::kContainer, unterminated_unsafe);
+      /*values_pending=*/false, pending_after);
 }
 
 }  // namespace flowc::backends::argo

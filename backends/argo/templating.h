@@ -1,18 +1,33 @@
 // Argo Workflows templating: how the Argo target spells the flow's references
-// and how it protects literal text from Argo's own `{{...}}` substitution.
-// Used by the Argo backend's string policies (argo_backend.cc) and its tests.
+// and how it protects literal text and run-time values from Argo's own
+// `{{...}}` substitution and from kubelet's `$(VAR)` expansion. Used by the
+// Argo backend (argo_backend.cc) and its tests.
 //
 // Argo has no escape character. Its controller serialises a template to JSON
 // and substitutes every `{{tag}}` it can resolve and evaluates every
-// `{{=expression}}`, and it does so up to three times for the same text
-// (globals, then inputs, then the finished pod; util/template, workflowpod.go).
-// flowc writes a literal run of `{` that could open a tag as an expression
-// that yields the same braces, `{{='{{'}}`, which the first pass evaluates.
-// The braces it yields are read again by the later passes; there they are
-// harmless unless what follows them is itself something Argo resolves: one of
-// its variables, an expression, or one of flowc's own `{{item}}` tags that is
-// still waiting for its pass. LiteralsArgoWouldRead finds those cases, which
-// the backend reports instead of emitting text that Argo would change.
+// `{{=expression}}` (util/template: valyala/fasttemplate pairs each `{{` with
+// the next `}}` in the whole JSON text), and it does so several times for
+// the same text: a DAG task when its dependencies resolve and again, strictly
+// (an unknown tag fails the task), when it is expanded over its items
+// (workflow/controller/dag.go resolveDependencyReferences, expandTask,
+// operator.go processItem); a template in two passes, globals then inputs
+// (workflow/common/util.go SubstituteParams), twice more when it is retried,
+// and the pod once more (workflowpod.go substitutePodParams).
+//
+// So flowc writes:
+//  - a literal run of `{` that could open a tag as an expression that yields
+//    the same braces, `{{='{{'}}`, which the first pass evaluates;
+//  - a foreach element, wherever Argo carries it (withItems, withParam, the
+//    `item` parameters), as the body of its JSON string literal with `{` and
+//    `}` written `\u007b` and `\u007d`: text in which no pass finds a tag. The
+//    template that uses the element decodes it in the pass that resolves its
+//    inputs, after every literal brace has been evaluated;
+//  - every run-time value (a param, an element) through an expression that
+//    doubles its `$` for kubelet (sprig.replace), JSON-escapes it inside a
+//    JobSet manifest, and, in a template that also uses the element, hides
+//    its `{` from that later pass.
+// LiteralsArgoWouldRead finds the literal text that Argo would still read as
+// its own tag; the backend reports it instead of emitting text Argo changes.
 #ifndef FLOWC_BACKENDS_ARGO_TEMPLATING_H_
 #define FLOWC_BACKENDS_ARGO_TEMPLATING_H_
 
@@ -38,11 +53,33 @@ enum class RefStyle {
   kManifest,
 };
 
-// `{{workflow.parameters.<name>}}`, `{{inputs.parameters.item}}`,
-// `{{workflow.name}}` in the given style.
-std::string ParamRef(std::string_view name, RefStyle style);
-std::string ItemRef(RefStyle style);
+// Where a reference is written.
+struct RefContext {
+  RefStyle style = RefStyle::kContainer;
+  // The template uses the foreach element, which Argo resolves one pass
+  // after the params: a param's value must then not show Argo a `{`.
+  bool uses_item = false;
+};
+
+// A reference to param `name`, to the element, to the run, as a template of
+// the foreach body spells it; `braces`: literal `{` written right before the
+// reference, which go into the same expression.
+std::string ParamRef(std::string_view name, const RefContext& context,
+                     std::string_view braces = {});
+std::string ItemRef(const RefContext& context, std::string_view braces = {});
 std::string RunIdRef();
+
+// How a DAG task hands the element on: the expanded item as withItems and
+// withParam carry it, or the input of the body it runs in; both still encoded.
+std::string ExpandedItem();
+std::string ItemInput();
+
+// A literal foreach element as withItems carries it (encoded, see above).
+std::string EncodeItem(std::string_view text);
+// withParam for a foreach over list param `name`: its elements, each as the
+// text `{{item}}` stands for (a string as it is, anything else as JSON),
+// encoded like EncodeItem.
+std::string ItemsOfParam(std::string_view name);
 
 // `text` written so that Argo's first pass yields it unchanged.
 // `tag_follows`: the output is followed directly by a `{{` tag, so a trailing
@@ -50,21 +87,29 @@ std::string RunIdRef();
 std::string EscapeLiteral(std::string_view text, bool tag_follows = false);
 
 // A command argument: literal segments escaped, references translated.
-// Literal braces right before `{{item}}` are written into one expression with
-// the item (`{{='{' + inputs.parameters.item}}`), which Argo evaluates in the
-// pass that knows the item, so no brace of the first pass runs into its tag.
-std::string TranslateText(const ir::Text& text, RefStyle style);
+// Literal braces right before a param or the item are written into the
+// reference's expression.
+std::string TranslateText(const ir::Text& text, const RefContext& context);
 
 // Each literal `{{...` in `text` that a later pass of Argo's would not leave
 // alone, as the flow spells it ("{{workflow.name}}", "{{=1+1}}"); empty when
 // Argo passes every literal brace through. `text` is a command argument
-// spelled in `style`, or any other string. `unterminated_unsafe`: a `{{`
-// without a `}}` after it in the same string is unsafe too, as in a manifest
-// that holds an item reference the `{{` would run into.
-std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text, RefStyle style,
-                                               bool unterminated_unsafe = false);
+// written in `context`. In a template that uses the element, Argo reads a
+// literal `{{` (which its first pass yields) together with the text up to
+// the next `}}`, maybe in a later string: that must not hold an expression of
+// the pass that decodes the element (HasPendingReference), which it would
+// then not evaluate. `pending_after`: such an expression follows in a later
+// string of the template. The string_view form is for any other string of a
+// step (env, labels, ...).
+std::vector<std::string> LiteralsArgoWouldRead(const ir::Text& text, const RefContext& context,
+                                               bool pending_after = false);
 std::vector<std::string> LiteralsArgoWouldRead(std::string_view literal,
-                                               bool unterminated_unsafe = false);
+                                               bool pending_after = false);
+
+// Whether `text`, written in `context`, holds an expression that Argo
+// evaluates in the pass that decodes the element: the element's own, or a
+// param's hidden braces.
+bool HasPendingReference(const ir::Text& text, const RefContext& context);
 
 }  // namespace flowc::backends::argo
 

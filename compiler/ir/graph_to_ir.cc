@@ -216,8 +216,12 @@ std::string EscapeDollars(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     out += text[i];
     // kubelet reads `$$` as `$` and `$(` as a reference; every other `$`
-    // passes as it is, so `$HOME` stays readable.
-    if (text[i] == '$' && i + 1 < text.size() && (text[i + 1] == '$' || text[i + 1] == '(')) {
+    // passes as it is, so `$HOME` stays readable. But kubelet reads the
+    // byte after a lone `$` as a character of its own (expansion.go
+    // tryReadVariableName: string(input[0])), which garbles a non-ASCII one.
+    if (text[i] == '$' && i + 1 < text.size() &&
+        (text[i + 1] == '$' || text[i + 1] == '(' ||
+         static_cast<unsigned char>(text[i + 1]) >= 0x80)) {
       out += '$';
     }
   }
@@ -296,11 +300,9 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
     if (s.foreach) {
       Foreach foreach;
       foreach.param = s.foreach_param;
-      // An element only ever lands in a command (as {{item}}), so it is
-      // escaped for kubelet here, like every other literal command text.
-      for (const ast::Value& item : s.foreach_items) {
-        foreach.items.push_back(EscapeDollars(ScalarString(item)));
-      }
+      // An element is a value, like a list param's: each target escapes it
+      // for kubelet where {{item}} stands, together with the text around it.
+      for (const ast::Value& item : s.foreach_items) foreach.items.push_back(ScalarString(item));
       foreach.body = index_of[s.next[0]];
       foreach.join = index_of[*s.join];
       step.foreach = std::move(foreach);

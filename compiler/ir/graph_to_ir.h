@@ -14,8 +14,9 @@ namespace flowc::ir {
 Flow LowerToIr(const graph::Flow& graph, const std::string& source_path);
 
 // The Kubernetes escape of `$`: kubelet expands `$(VAR)` in command, args and
-// env values and turns `$$` into `$`, so a `$` that precedes `$` or `(` is
-// written `$$`; the text then reaches the container byte for byte.
+// env values and turns `$$` into `$`, so a `$` that precedes `$`, `(` or a
+// non-ASCII character (which kubelet would garble) is written `$$`; the text
+// then reaches the container byte for byte.
 std::string EscapeDollars(std::string_view text);
 
 }  // namespace flowc::ir

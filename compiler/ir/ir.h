@@ -230,8 +230,9 @@ struct Schedule {
 
 struct Foreach {
   // Exactly one: the list param iterated over, or a literal list whose
-  // elements are rendered as strings (JSON for non-strings) and escaped for
-  // kubelet like command text (EscapeDollars), as they only reach commands.
+  // elements are rendered as strings (JSON for non-strings). Elements are
+  // values, like params: a target escapes them for kubelet where it
+  // substitutes them (every `$` doubled), not here.
   std::string param;
   std::vector<std::string> items;
   size_t body = 0;  // index of the first step of the body

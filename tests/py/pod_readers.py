@@ -81,10 +81,40 @@ def map_strings(value, fn):
 
 def item_text(value):
     """A foreach element or param value as `{{name}}` renders it: a string as it is, anything
-    else as compact JSON (the IR's literal items; the Airflow DAG's flowc_text)."""
+    else as the IR writes it (ir_json; the IR's literal items; the Airflow DAG's flowc_text)."""
     if isinstance(value, str):
         return value
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return ir_json(value)
+
+
+def ir_json(value):
+    """A value as the IR writes it (nlohmann::json): compact JSON, object keys sorted, a float
+    as the shortest digits, fixed while the point is within 15 digits of them (0.0001, 1.5,
+    3.0, 100000000000000.0), else d.ddde+XX (1e+15, 1e-05)."""
+    if isinstance(value, list):
+        return "[" + ",".join(ir_json(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + ir_json(v)
+                              for k, v in sorted(value.items())) + "}"
+    if not isinstance(value, float):
+        return json.dumps(value, ensure_ascii=False)
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    point = len(whole) + int(exponent or 0) - (len(whole + fraction) - len(digits))
+    digits = digits.rstrip("0")
+    sign = "-" if repr(value).startswith("-") else ""
+    if not digits:
+        return sign + "0.0"
+    if len(digits) <= point <= 15:
+        return sign + digits + "0" * (point - len(digits)) + ".0"
+    if 0 < point <= 15:
+        return sign + digits[:point] + "." + digits[point:]
+    if -4 < point <= 0:
+        return sign + "0." + "0" * -point + digits
+    exponent = point - 1
+    return "%s%s%se%s%02d" % (sign, digits[0], "." + digits[1:] if len(digits) > 1 else "",
+                              "-" if exponent < 0 else "+", abs(exponent))
 
 
 def kubelet(arg):
@@ -162,17 +192,27 @@ def jobset_job_pod(jobset, rjob, where, problems):
 
 # --- Argo ----------------------------------------------------------------------------------
 
-# What the Argo target writes in place of flow text, in one alternation so that braces an
-# escape yields are never read again.
+# What the Argo target writes in place of flow text (backends/argo/templating.h), in one
+# alternation so that braces an escape yields are never read again: literal braces as
+# expressions, the run id as Argo's variable, a param or the element as an expression that
+# doubles its `$` for kubelet (JSON-escaped in a manifest; its own braces hidden from the pass
+# that decodes the element), literal braces right before it written into it.
+def _argo_value_spelling():
+    literal = re.escape
+    hidden = literal("sprig.replace('{', '{' + '{=' + sprig.squote('{') + '}' + '}', ")
+    json_body = literal("sprig.regexReplaceAll('^.|.$', toJson(")
+    kubelet = literal("sprig.replace('$', '$$', ")
+    param = r"workflow\.parameters\['(?P<param>[A-Za-z0-9_]+)'\]"
+    item = literal("sprig.fromJson(sprig.replace('x', inputs.parameters.item, toJson('x')))")
+    return (r"\{\{=(?P<hidden>" + hidden + r")?(?:'(?P<valuebraces>\{+)' \+ )?"
+            r"(?P<json>" + json_body + r")?" + kubelet + r"(?:" + param + r"|(?P<item>" + item +
+            r"))\)(?(json)" + literal("), '')") + r")(?(hidden)\))\}\}")
+
+
 ARGO_SPELLING = re.compile(
     r"\{\{='(?P<braces>\{+)'\}\}"
-    r"|\{\{='(?P<itembraces>\{+)' \+ (?:inputs\.parameters\.item"
-    r"|sprig\.substr\(1, len\(toJson\(inputs\.parameters\.item\)\) - 1, "
-    r"toJson\(inputs\.parameters\.item\)\))\}\}"
-    r"|\{\{=sprig\.substr\(1, len\(toJson\((?P<mvar>[^)]+)\)\) - 1, toJson\((?P=mvar)\)\)\}\}"
-    r"|\{\{(?P<var>workflow\.parameters\.[A-Za-z0-9_]+"
-    r"|inputs\.parameters\.item|workflow\.name)\}\}")
-MANIFEST_VAR = re.compile(r"workflow\.parameters\['([A-Za-z0-9_]+)'\]|inputs\.parameters\.item")
+    r"|" + _argo_value_spelling() +
+    r"|\{\{(?P<var>workflow\.name)\}\}")
 
 
 def argo_flow_spelling(text, references=True):
@@ -184,17 +224,10 @@ def argo_flow_spelling(text, references=True):
             return m.group("braces")
         if not references:
             return m.group(0)
-        if m.group("itembraces"):
-            return m.group("itembraces") + "{{item}}"
-        var = m.group("var") or m.group("mvar")
-        if var == "workflow.name":
+        if m.group("var"):
             return "{{run_id}}"
-        if var == "inputs.parameters.item":
-            return "{{item}}"
-        param = MANIFEST_VAR.fullmatch(var)
-        if param and param.group(1):
-            return "{{" + param.group(1) + "}}"
-        return "{{" + var[len("workflow.parameters."):] + "}}"
+        name = "item" if m.group("item") else m.group("param")
+        return (m.group("valuebraces") or "") + "{{" + name + "}}"
     return ARGO_SPELLING.sub(replace, text)
 
 
@@ -599,10 +632,10 @@ def airflow_pods(dag_path, ir, problems=None, where=None):
                 pod = airflow_created_jobset_pod(record["jobset"], f"{where}: {label}", problems)
                 label += ", JobSet"
             pod = _with_commands(pod, lambda arg: MARKED.sub(r"{{\1}}", arg))
-            # The element is written into the pod spec as the IR holds it
-            # (escaped for kubelet); the container receives kubelet's reading.
+            # The element is a value (IR foreach items are not escaped for kubelet): the
+            # container receives it as it is.
             pods.setdefault(step_name, []).append(
-                instance(pod, label, {"item": kubelet(item)} if item is not None else None))
+                instance(pod, label, {"item": item} if item is not None else None))
     _finish(problems, own)
     return pods
 

@@ -11,17 +11,18 @@ goldens (tests/golden/argo/cases):
   - the DAGs say what the flow says: one task per step, `depends` from the
     graph, each foreach body a nested DAG run per element with the element
     passed in, retries, timeouts, params and the CronWorkflow;
-  - a model of Argo's substitution (three passes, as the controller makes
-    them) turns every string of every pod into what the flow asked for, with
-    hostile values for params and elements: literal braces survive, and
-    values spliced into a JobSet manifest cannot break out of their strings;
+  - one run of the workflow on the model of Argo (tests/py/argo_model.py: its
+    substitution passes over DAG tasks, their items, templates and pods, as
+    v3.7 and v4.1), with hostile values for params and elements, makes every
+    step's pod and JobSet once per element, each equal to the IR's pod with
+    the values in its command, as the container receives them: literal braces
+    survive, and values spliced into a JobSet manifest cannot break out of
+    their strings (tests/py/test_runtime_values.py: every hostile value);
   - a flow it cannot express exits 1, writes nothing to stdout, and prints
     exactly the golden diagnostics tests/golden/argo/<name>.stderr.
 Refresh the goldens with FLOWC_UPDATE_GOLDENS=1 (tests/update_goldens.sh).
 """
-import copy
 import glob
-import hashlib
 import json
 import os
 import re
@@ -30,14 +31,12 @@ import tempfile
 
 import yaml
 
+import argo_model
 import flowc_testlib as t
 import pod_readers
 
 GOLDEN_DIR = os.path.join("tests", "golden", "argo")
 CASES_DIR = os.path.join(GOLDEN_DIR, "cases")
-# A reference as compiler/graph/templating.cc splits it.
-REFERENCE = re.compile(r"\{\{ *([A-Za-z_][A-Za-z0-9_]*) *\}\}")
-
 # Values the model of Argo substitutes: quotes, backslashes, YAML indicators
 # and a line break, which would break a manifest they were spliced into raw.
 WORKFLOW_NAME = "flow-x7k2p"
@@ -61,108 +60,15 @@ def jobset_pod(jobset, where, failures, runtimes=()):
     return pod_readers.gang_manifest_pod(jobset, runtimes, where, failures)
 
 
-# --- a model of Argo's substitution ----------------------------------------
-
-class ArgoError(Exception):
-    pass
-
-
-def argo_expression(expression, values):
-    """The expressions the Argo target writes, evaluated as expr would; None
-    when a variable is not known yet (Argo then writes the tag back)."""
-    m = re.fullmatch(r"'(\{+)'", expression)
-    if m:
-        return m.group(1)
-    m = re.fullmatch(r"'(\{+)' \+ (.*)", expression)
-    if m:
-        if m.group(2) == "inputs.parameters.item":
-            value = values.get("inputs.parameters.item")
-        else:
-            value = argo_expression(m.group(2), values)
-        return None if value is None else m.group(1) + value
-    m = re.fullmatch(r"sprig\.substr\(1, len\(toJson\(([^)]+)\)\) - 1, toJson\(\1\)\)", expression)
-    if m:
-        var = pod_readers.MANIFEST_VAR.fullmatch(m.group(1))
-        if not var:
-            raise ArgoError(f"unexpected variable in {{{{={expression}}}}}")
-        key = f"workflow.parameters.{var.group(1)}" if var.group(1) else "inputs.parameters.item"
-        if key not in values:
-            return None
-        return json.dumps(values[key], ensure_ascii=False)[1:-1]
-    if expression == "sprig.trunc(5, sprig.sha1sum(pod.name))":
-        if "pod.name" not in values:
-            return None
-        return hashlib.sha1(values["pod.name"].encode()).hexdigest()[:5]
-    raise ArgoError(f"unexpected expression {{{{={expression}}}}}")
+def param_values(ir):
+    """The params of the run: hostile text, and a JSON list of hostile text for a list."""
+    return {p["name"]: json.dumps([ITEM_VALUE, param_value(p["name"])], ensure_ascii=False)
+            if p["type"] == "list" else param_value(p["name"]) for p in ir["params"]}
 
 
-def argo_pass(text, values):
-    """One pass of util/template over one string: fasttemplate's scan, simple
-    tags looked up trimmed (a nested `{{` tried after the last one),
-    expressions evaluated, anything unknown written back as it was."""
-    out = []
-    i = 0
-    while True:
-        start = text.find("{{", i)
-        if start < 0:
-            out.append(text[i:])
-            break
-        end = text.find("}}", start + 2)
-        if end < 0:
-            # In Argo's JSON a later `}}` ends the tag, which resolves to
-            # nothing: the text stays.
-            out.append(text[i:])
-            break
-        out.append(text[i:start])
-        tag = text[start + 2:end]
-        if tag.startswith("="):
-            result = argo_expression(tag[1:], values)
-            out.append("{{" + tag + "}}" if result is None else result)
-        elif tag.strip() in values:
-            out.append(values[tag.strip()])
-        else:
-            nested = tag.rfind("{{")
-            if nested > 0 and tag[nested + 2:] in values:
-                out.append("{{" + tag[:nested] + values[tag[nested + 2:]])
-            else:
-                out.append("{{" + tag + "}}")
-        i = end + 2
-    return "".join(out)
-
-
-def argo_passes(version, globals_, inputs, pod_name):
-    """The maps of the three passes a pod's strings go through: the
-    template's globals, then its inputs (3.x: inputs alone; 4.x: with the
-    globals), then the finished pod (workflow/common/util.go
-    SubstituteParams, workflow/controller/workflowpod.go substitutePodParams)."""
-    first = dict(globals_, **{"pod.name": pod_name})
-    second = dict(inputs) if version == 3 else dict(globals_, **inputs)
-    third = dict(globals_, **inputs, **{"pod.name": pod_name})
-    return [first, second, third]
-
-
-def substituted(value, passes):
-    def run(text):
-        for values in passes:
-            text = argo_pass(text, values)
-        return text
-    return pod_readers.map_strings(value, run)
-
-
-def flow_received(value, values):
-    """What the flow asks the container to receive: each reference in a
-    command argument replaced by its value, everything else as written."""
-    def run(text):
-        return REFERENCE.sub(lambda m: values[m.group(1)], text)
-    return run(value)
-
-
-def expected_received_pod(pod, flow_values):
-    pod = copy.deepcopy(pod)
-    for container in pod["spec"]["containers"]:
-        if "command" in container:
-            container["command"] = [flow_received(a, flow_values) for a in container["command"]]
-    return pod
+def decoded_items(encoded):
+    """withItems as Argo expands them, read back: the bodies of JSON string literals."""
+    return [json.loads('"%s"' % item) for item in encoded]
 
 
 # --- the DAGs ----------------------------------------------------------------
@@ -214,8 +120,7 @@ def check_workflow(ir, docs, where, failures):
         entry = {"name": p["name"]}
         if "default" in p:
             d = p["default"]
-            entry["value"] = d if isinstance(d, str) else json.dumps(
-                d, separators=(",", ":"), ensure_ascii=False)
+            entry["value"] = pod_readers.item_text(d)
         params.append(entry)
     expect("arguments", params, wt["spec"].get("arguments", {}).get("parameters", []))
 
@@ -297,12 +202,15 @@ def check_workflow(ir, docs, where, failures):
                 expect(f"{btask['name']}.arguments",
                        {"parameters": [{"name": "item", "value": "{{item}}"}]},
                        btask.get("arguments"))
+                # What the elements are is checked by running the workflow (check_runs).
                 if "param" in foreach:
-                    expect(f"{btask['name']}.withParam",
-                           "{{workflow.parameters." + foreach["param"] + "}}",
-                           btask.get("withParam"))
+                    if f"workflow.parameters['{foreach['param']}']" not in btask.get("withParam",
+                                                                                    ""):
+                        failures.append(f"{where}: {btask['name']}.withParam does not read "
+                                        f"{foreach['param']}")
                 else:
-                    expect(f"{btask['name']}.withItems", foreach["items"], btask.get("withItems"))
+                    expect(f"{btask['name']}.withItems", foreach["items"],
+                           decoded_items(btask.get("withItems", [])))
                 walk(templates[btask["template"]], name, depth + 1)
         extra = set(names) - {k8s[n] for n in by_step} - set(bodies)
         if extra:
@@ -379,60 +287,95 @@ def check_workflow(ir, docs, where, failures):
     return step_templates
 
 
-def check_pods(ir, wt, step_templates, where, failures, jobsets, runtimes=()):
-    """Every step's pod, read back and through the model of Argo. Appends
-    each JobSet or TrainJob, as Argo would create it, to `jobsets`; `runtimes`: the
-    TrainingRuntimes of the stream."""
-    globals_ = {f"workflow.parameters.{p['name']}": param_value(p["name"]) for p in ir["params"]}
-    globals_["workflow.name"] = WORKFLOW_NAME
-    flow_values = {p["name"]: param_value(p["name"]) for p in ir["params"]}
-    flow_values["run_id"] = WORKFLOW_NAME
-    flow_values["item"] = ITEM_VALUE
+def check_pods(ir, wt, step_templates, where, failures, runtimes=()):
+    """Every step's pod, read back from its template in the flow's spelling, equals the IR's;
+    `runtimes`: the TrainingRuntimes of the stream."""
     checked = 0
     for step in ir["steps"]:
         tpl = step_templates.get(step["name"])
         if tpl is None:
             continue
         at = f"{where}: step {step['name']}"
-        inputs = {"inputs.parameters.item": ITEM_VALUE} if step.get("enclosing_foreach") else {}
-        pod_name = f"{WORKFLOW_NAME}-{tpl['name']}-1234567890"
-        expected = expected_received_pod(step["pod"], flow_values)
         if "parallel" in step:
             extra = set(tpl) - pod_readers.RESOURCE_TEMPLATE_KEYS
             if extra:
                 failures.append(f"{at}: unexpected template fields {sorted(extra)}")
-            manifest = tpl["resource"]["manifest"]
-            read = jobset_pod(yaml.safe_load(manifest), at, failures, runtimes)
-            failures.extend(t.diff_pods(
-                step["pod"], pod_readers.map_strings(read, pod_readers.argo_flow_spelling), at))
-            for version in (3, 4):
-                text = manifest
-                for values in argo_passes(version, globals_, inputs, pod_name):
-                    text = argo_pass(text, values)
-                try:
-                    jobset = yaml.safe_load(text)
-                except yaml.YAMLError as e:
-                    failures.append(f"{at}: Argo {version} makes the manifest invalid: {e}")
-                    continue
-                failures.extend(t.diff_pods(expected,
-                                            jobset_pod(jobset, at, failures, runtimes),
-                                            f"{at} (Argo {version} manifest)"))
-                if version == 4:
-                    jobsets.append(jobset)
-                name = jobset["metadata"]["name"]
-                if not re.fullmatch(r"[a-z][-a-z0-9]{0,61}[a-z0-9]", name) or \
-                        not name.startswith(f"{WORKFLOW_NAME}-{step['k8s_name']}"):
-                    failures.append(f"{at}: JobSet name {name!r}")
+            read = jobset_pod(yaml.safe_load(tpl["resource"]["manifest"]), at, failures,
+                              runtimes)
         else:
             read = pod_readers.argo_container_pod(wt, tpl, at, failures)
-            failures.extend(t.diff_pods(
-                step["pod"], pod_readers.map_strings(read, pod_readers.argo_flow_spelling), at))
-            for version in (3, 4):
-                passes = argo_passes(version, globals_, inputs, pod_name)
-                failures.extend(t.diff_pods(expected, substituted(read, passes),
-                                            f"{at} (Argo {version})"))
+        failures.extend(t.diff_pods(
+            step["pod"], pod_readers.map_strings(read, pod_readers.argo_flow_spelling), at))
         checked += 1
     return checked
+
+
+def model_pod(created, where, failures, runtimes):
+    """The pod a created object stands for, in the IR JSON pod shape: a Pod's own fields and
+    its main container; a JobSet's (or TrainJob's) pod."""
+    if created["kind"] != "Pod":
+        return jobset_pod(created["object"], where, failures, runtimes)
+    pod = created["object"]
+    spec = {k: v for k, v in pod["spec"].items()
+            if k in ("serviceAccountName", "nodeSelector", "tolerations", "volumes",
+                     "imagePullSecrets", "resourceClaims")}
+    spec["containers"] = [pod["spec"]["containers"][-1]]
+    metadata = {k: v for k, v in pod["metadata"].items()
+                if k in ("namespace", "labels", "annotations")}
+    return {"metadata": metadata, "spec": spec} if metadata else {"spec": spec}
+
+
+def check_runs(ir, runs, where, failures, jobsets, runtimes=()):
+    """One run of the workflow on the model of Argo per version, (version, documents) in
+    `runs`, with hostile values: each step's pods and gangs, once per element, equal the IR's
+    pod with the values in its command, as the container receives them (kubelet's reading on
+    both sides). Appends each JobSet or TrainJob, as Argo 4.1 creates it, to `jobsets`."""
+    values = param_values(ir)
+    steps = {s["k8s_name"]: s for s in ir["steps"]}
+    by_name = {s["name"]: s for s in ir["steps"]}
+
+    def elements(step):
+        chain = step.get("enclosing_foreach", [])
+        if not chain:
+            return [None]
+        foreach = by_name[chain[-1]]["foreach"]
+        if "items" in foreach:
+            return foreach["items"]
+        return [pod_readers.item_text(v) for v in json.loads(values[foreach["param"]])]
+
+    for version, docs in runs:
+        try:
+            created = argo_model.run(docs, version, values, name=WORKFLOW_NAME)
+        except argo_model.ArgoError as e:
+            failures.append(f"{where}: Argo {version} fails the run: {e}")
+            continue
+        counts = {}
+        for c in created:
+            step = steps[c["template"]]
+            at = f"{where}: step {step['name']} (Argo {version}, {c['kind']})"
+            counts[step["name"]] = counts.get(step["name"], 0) + 1
+            bind = dict(values, run_id=WORKFLOW_NAME)
+            if "item" in c["inputs"]:
+                bind["item"] = json.loads('"%s"' % c["inputs"]["item"])
+                if bind["item"] not in elements(step):
+                    failures.append(f"{at}: ran with element {bind['item']!r}")
+            failures.extend(t.diff_pods(
+                pod_readers.bound_pod(step["pod"], bind),
+                pod_readers.received_pod(model_pod(c, at, failures, runtimes)), at))
+            if c["kind"] != "Pod":
+                if version == 4:
+                    jobsets.append(c["object"])
+                name = c["object"]["metadata"]["name"]
+                if not re.fullmatch(r"[a-z][-a-z0-9]{0,61}[a-z0-9]", name) or \
+                        not name.startswith(f"{WORKFLOW_NAME}-{step['k8s_name']}"):
+                    failures.append(f"{at}: name {name!r}")
+        for step in ir["steps"]:
+            want = 1
+            for f in step.get("enclosing_foreach", []):
+                want *= len(elements(by_name[by_name[f]["foreach"]["body"]]))
+            if counts.get(step["name"], 0) != want:
+                failures.append(f"{where}: step {step['name']} (Argo {version}) ran "
+                                f"{counts.get(step['name'], 0)} times, not {want}")
 
 
 def main():
@@ -473,8 +416,10 @@ def main():
             runtimes = [d for d in docs if d.get("kind") == "TrainingRuntime"]
             docs = [d for d in docs if d.get("kind") in ("WorkflowTemplate", "CronWorkflow")]
             step_templates = check_workflow(ir, docs, path, failures)
-            check_pods(ir, docs[0], step_templates, path, failures, jobsets, runtimes)
-        except (KeyError, TypeError, IndexError, ArgoError, yaml.YAMLError) as e:
+            check_pods(ir, docs[0], step_templates, path, failures, runtimes)
+            check_runs(ir, [(3, list(yaml.safe_load_all(old_form))), (4, docs)], path,
+                       failures, jobsets, runtimes)
+        except (KeyError, TypeError, IndexError, argo_model.ArgoError, yaml.YAMLError) as e:
             failures.append(f"{path}: cannot read the output back: {type(e).__name__}: {e}")
     if outputs:
         for version in ("3.7", "4.1"):

@@ -289,8 +289,10 @@ def self_test(outputs, tmp):
 
     stress = "tests/flows/every_decorator.flow"
     expect("Argo: another param in a command", stress, "argo",
-           lambda x: x.replace("echo start {{workflow.parameters.tag}}",
-                               "echo start {{workflow.parameters.epochs}}", 1),
+           lambda x: x.replace("echo start {{=sprig.replace('$', '$$', "
+                               "workflow.parameters['tag'])}}",
+                               "echo start {{=sprig.replace('$', '$$', "
+                               "workflow.parameters['epochs'])}}", 1),
            r"step 'start': target 'argo' \[template start\] vs ir: "
            r"pod\.spec\.containers\[0\]\.command\[2\]: expected \"echo start \{\{tag\}\}")
     expect("Airflow: a reference outside a command", stress, "airflow",

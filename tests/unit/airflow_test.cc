@@ -157,21 +157,25 @@ TEST_CASE("airflow: the Jinja translator") {
   CHECK(JinjaLiteral("a\r\nb\n") == "a{{ '\\r' }}\nb{{ '\\n' }}");
   CHECK(JinjaLiteral("a\n\n") == "a\n{{ '\\n' }}");
 
+  // Every param renders through flowc_text: the IR's text for its type, `$` doubled.
   CHECK(JinjaText(Split("--epochs {{epochs}} --run {{ run_id }}"), scope) ==
-        "--epochs {{ params.epochs }} --run {{ run_id }}");
+        "--epochs {{ params.epochs | flowc_text }} --run {{ run_id }}");
   CHECK(JinjaText(Split("{{shards}} {{dry_run}} {{items}}"), scope) ==
         "{{ params.shards | flowc_text }} {{ params.dry_run | flowc_text }} "
-        "{{ params['items'] }}");
+        "{{ params['items'] | flowc_text }}");
   // A literal `{` before a tag would open `{{{`; a newline before one is safe.
-  CHECK(JinjaText(Split("x{{{epochs}}"), scope) == "x{{ '{' }}{{ params.epochs }}");
-  CHECK(JinjaText(Split("x\n{{epochs}}"), scope) == "x\n{{ params.epochs }}");
-  CHECK(JinjaText(Split("{{epochs}}\n"), scope) == "{{ params.epochs }}{{ '\\n' }}");
+  CHECK(JinjaText(Split("x{{{epochs}}"), scope) == "x{{ '{' }}{{ params.epochs | flowc_text }}");
+  CHECK(JinjaText(Split("x\n{{epochs}}"), scope) == "x\n{{ params.epochs | flowc_text }}");
+  CHECK(JinjaText(Split("{{epochs}}\n"), scope) == "{{ params.epochs | flowc_text }}{{ '\\n' }}");
 
   scope.item = JinjaScope::Item::kVariable;
   CHECK(JinjaText(Split("--shard {{item}}"), scope) == "--shard {{ item }}");
   scope.item = JinjaScope::Item::kConstant;
   scope.item_value = "{{ '\n";
   CHECK(JinjaText(Split("--shard {{item}}"), scope) == "--shard {{ '{{' }} '{{ '\\n' }}");
+  // A known element is written as flowc_text would render it.
+  scope.item_value = "$(HOME) $$";
+  CHECK(JinjaText(Split("{{item}}"), scope) == "$$(HOME) $$$$");
 
   scope.item = JinjaScope::Item::kNone;
   auto parts = JinjaParts(Split("a{{{item}}{{item}}b{ {{epochs}}\n"), scope);
@@ -179,7 +183,7 @@ TEST_CASE("airflow: the Jinja translator") {
   CHECK(*parts[0] == "a{");  // each piece is a template of its own
   CHECK(!parts[1]);
   CHECK(!parts[2]);
-  CHECK(*parts[3] == "b{ {{ params.epochs }}{{ '\\n' }}");
+  CHECK(*parts[3] == "b{ {{ params.epochs | flowc_text }}{{ '\\n' }}");
 }
 
 TEST_CASE("airflow: Jinja renders every translated string back to the text") {
@@ -270,7 +274,9 @@ flow nightly {
   CHECK(Contains(dag,
                  "params={\"epochs\": Param(3, type=\"integer\"), \"note\": Param(\"x\", "
                  "type=\"string\")}"));
-  CHECK(Contains(dag, "cmds=[\"/bin/sh\", \"-c\", \"train {{ params.epochs }} {{ run_id }}\"]"));
+  CHECK(Contains(dag,
+                 "cmds=[\"/bin/sh\", \"-c\", \"train {{ params.epochs | flowc_text }} "
+                 "{{ run_id }}\"]"));
   CHECK(Contains(dag, "base_container_name=\"main\""));
   CHECK(Contains(dag, "k8s.V1EnvVar(name=\"A\", value=\"{{ '{{' }}b}}\")"));
   CHECK(Contains(dag, "k8s.V1EnvFromSource(secret_ref=k8s.V1SecretEnvSource(name=\"s1\"))"));
@@ -288,10 +294,10 @@ flow nightly {
                  "        execution_timeout=datetime.timedelta(seconds=600),\n"));
   CHECK(Contains(dag, "\n    start >> end\n"));
   // Only the imports it needs.
-  CHECK(Contains(dag, "import datetime\n\nimport pendulum\n"));
+  CHECK(Contains(dag, "import datetime\nimport json\n\nimport pendulum\n"));
   CHECK(!Contains(dag, "import yaml"));
   CHECK(!Contains(dag, "task_group"));
-  CHECK(!Contains(dag, "import json"));
+  CHECK(Contains(dag, "\ndef flowc_text(value):"));  // the filter of {{ params.epochs }}
   CHECK(Compile(R"(
 flow nightly { step start { run "a" next end } step end { run "b" } }
 )") != dag);

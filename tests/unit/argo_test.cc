@@ -2,6 +2,7 @@
 // spelling of references (backends/argo/templating.h), checked against a
 // small model of Argo's substitution, and the documents the backend writes
 // for nested foreach bodies, branches, @parallel steps and the diagnostics.
+// (tests/py/argo_model.py models Argo over whole workflows.)
 #include <map>
 #include <optional>
 #include <random>
@@ -22,10 +23,97 @@ namespace {
 
 using Values = std::map<std::string, std::string>;
 
-// One pass of Argo's util/template over one string, for the tags the Argo
-// target writes: fasttemplate's scan (a tag runs from `{{` to the first
-// `}}`), simple tags looked up trimmed and then as the nested tag after the
-// last `{{`, the brace expressions evaluated, anything else written back.
+// The expressions the Argo target writes, evaluated as expr-lang would with
+// the few sprig functions they use; nullopt when a variable is not known in
+// this pass (Argo then writes the tag back). Strings only: sprig.fromJson
+// and toJson on the element, which holds no character JSON escapes here.
+class Expression {
+ public:
+  Expression(const std::string& text, const Values& values) : text_(text), values_(values) {}
+
+  std::optional<std::string> Evaluate() {
+    std::optional<std::string> value = Sum();
+    REQUIRE_MESSAGE(at_ == text_.size(), "unexpected expression: " << text_);
+    return value;
+  }
+
+ private:
+  std::optional<std::string> Sum() {
+    std::optional<std::string> value = Term();
+    while (Skip(" + ")) {
+      std::optional<std::string> more = Term();
+      if (!value || !more) value.reset();
+      if (value) *value += *more;
+    }
+    return value;
+  }
+
+  std::optional<std::string> Term() {
+    if (text_[at_] == '\'') {
+      size_t close = text_.find('\'', at_ + 1);
+      std::string literal = text_.substr(at_ + 1, close - at_ - 1);
+      at_ = close + 1;
+      return literal;
+    }
+    const std::pair<const char*, const char*> variables[] = {
+        {"inputs.parameters.item", "inputs.parameters.item"},
+        {"workflow.parameters['p']", "workflow.parameters.p"}};
+    for (const auto& [spelling, key] : variables) {
+      if (Skip(spelling)) {
+        auto found = values_.find(key);
+        if (found == values_.end()) return std::nullopt;
+        return found->second;
+      }
+    }
+    size_t paren = text_.find('(', at_);
+    REQUIRE_MESSAGE(paren != std::string::npos, "unexpected expression: " << text_);
+    std::string name = text_.substr(at_, paren - at_);
+    at_ = paren + 1;
+    std::vector<std::optional<std::string>> args;
+    while (!Skip(")")) {
+      Skip(", ");
+      args.push_back(Sum());
+    }
+    for (const auto& arg : args) {
+      if (!arg) return std::nullopt;
+    }
+    if (name == "sprig.replace") return Replace(*args[2], *args[0], *args[1]);
+    if (name == "sprig.squote") return "'" + *args[0] + "'";
+    if (name == "toJson") return "\"" + *args[0] + "\"";
+    if (name == "sprig.fromJson") return args[0]->substr(1, args[0]->size() - 2);
+    FAIL("unknown function " << name);
+    return std::nullopt;
+  }
+
+  static std::string Replace(const std::string& src, const std::string& old,
+                             const std::string& with) {
+    std::string out;
+    for (size_t i = 0; i < src.size();) {
+      if (src.compare(i, old.size(), old) == 0) {
+        out += with;
+        i += old.size();
+      } else {
+        out += src[i++];
+      }
+    }
+    return out;
+  }
+
+  bool Skip(std::string_view token) {
+    if (text_.compare(at_, token.size(), token) != 0) return false;
+    at_ += token.size();
+    return true;
+  }
+
+  const std::string& text_;
+  const Values& values_;
+  size_t at_ = 0;
+};
+
+// One pass of Argo's util/template over one string: fasttemplate's scan (a
+// tag runs from `{{` to the first `}}`), expressions evaluated, simple tags
+// looked up trimmed and then as the nested tag after the last `{{`, anything
+// unresolved written back.
 std::string ArgoPass(const std::string& text, const Values& values) {
   auto trim = [](std::string s) {
     size_t b = s.find_first_not_of(" \t\n\r");
@@ -41,20 +129,12 @@ std::string ArgoPass(const std::string& text, const Values& values) {
     out += text.substr(i, start - i);
     std::string tag = text.substr(start + 2, end - start - 2);
     i = end + 2;
-    if (tag.size() >= 4 && tag.rfind("='", 0) == 0) {
-      // '{..}' alone, or '{..}' + inputs.parameters.item
-      size_t quote = tag.find('\'', 2);
-      std::string braces = tag.substr(2, quote - 2);
-      std::string rest = tag.substr(quote + 1);
-      if (rest.empty()) {
-        out += braces;
-        continue;
-      }
-      if (rest == " + inputs.parameters.item" && values.count("inputs.parameters.item")) {
-        out += braces + values.at("inputs.parameters.item");
-        continue;
-      }
-      out += "{{" + tag + "}}";
+    if (!tag.empty() && tag[0] == '=') {
+      // Only flowc's own expressions are evaluated; any other is text here.
+      bool ours = tag.rfind("='", 0) == 0 || tag.rfind("=sprig.", 0) == 0;
+      std::optional<std::string> value =
+          ours ? Expression(tag.substr(1), values).Evaluate() : std::nullopt;
+      out += value ? *value : "{{" + tag + "}}";
       continue;
     }
     auto found = values.find(trim(tag));
@@ -72,19 +152,29 @@ std::string ArgoPass(const std::string& text, const Values& values) {
 }
 
 // Argo's three passes for a container's strings (3.x: globals, inputs,
-// the pod), with every variable a literal could collide with defined.
+// the pod), with every variable a literal could collide with defined. The
+// element is carried encoded (EncodeItem).
 std::string ArgoPasses(const std::string& text) {
   Values globals = {{"workflow.name", "wf-1"},
                     {"workflow.parameters.p", "P"},
                     {"workflow.uid", "u-1"},
                     {"pod.name", "wf-1-x-1"}};
-  Values inputs = {{"inputs.parameters.item", "I"}};
+  Values inputs = {{"inputs.parameters.item", EncodeItem("I")}};
   Values all = globals;
   all.insert(inputs.begin(), inputs.end());
   return ArgoPass(ArgoPass(ArgoPass(text, globals), inputs), all);
 }
 
 ir::Text Flow(const std::string& text) { return graph::SplitReferences(text); }
+
+bool UsesItem(const ir::Text& text) {
+  for (const graph::Segment& segment : text.segments) {
+    if (segment.kind == graph::Segment::Kind::kItem) return true;
+  }
+  return false;
+}
+
+RefContext Container(const ir::Text& text) { return {RefStyle::kContainer, UsesItem(text)}; }
 
 // The flow text with its references replaced as ArgoPasses replaces them.
 std::string Expected(const ir::Text& text) {
@@ -114,22 +204,44 @@ TEST_CASE("argo: literal braces are written as expressions that yield them") {
 }
 
 TEST_CASE("argo: references in a container and in a manifest") {
-  CHECK(TranslateText(Flow("--epochs {{epochs}} --run {{run_id}} --shard {{ item }}"),
-                      RefStyle::kContainer) ==
-        "--epochs {{workflow.parameters.epochs}} --run {{workflow.name}} "
-        "--shard {{inputs.parameters.item}}");
-  CHECK(TranslateText(Flow("{{in}}/{{item}}"), RefStyle::kManifest) ==
-        "{{=sprig.substr(1, len(toJson(workflow.parameters['in'])) - 1, "
-        "toJson(workflow.parameters['in']))}}/{{=sprig.substr(1, "
-        "len(toJson(inputs.parameters.item)) - 1, toJson(inputs.parameters.item))}}");
-  // A brace right before a reference Argo resolves in the same pass.
-  CHECK(TranslateText(Flow("{{{p}}}"), RefStyle::kContainer) ==
-        "{{='{'}}{{workflow.parameters.p}}}");
-  // Braces right before the item go with the item, into the pass that knows it.
-  CHECK(TranslateText(Flow("x{{{item}}}"), RefStyle::kContainer) ==
-        "x{{='{' + inputs.parameters.item}}}");
-  CHECK(TranslateText(Flow("{{{{item}}"), RefStyle::kContainer) ==
-        "{{='{{' + inputs.parameters.item}}");
+  const std::string p = "sprig.replace('$', '$$', workflow.parameters['epochs'])";
+  const std::string item =
+      "sprig.replace('$', '$$', sprig.fromJson(sprig.replace('x', inputs.parameters.item, "
+      "toJson('x'))))";
+  const std::string hide = "sprig.replace('{', '{' + '{=' + sprig.squote('{') + '}' + '}', ";
+  CHECK(TranslateText(Flow("--epochs {{epochs}} --run {{run_id}}"),
+                      {RefStyle::kContainer, false}) ==
+        "--epochs {{=" + p + "}} --run {{workflow.name}}");
+  // With the element, a param's braces are hidden from the pass that decodes it.
+  CHECK(TranslateText(Flow("{{epochs}} {{ item }}"), {RefStyle::kContainer, true}) ==
+        "{{=" + hide + p + ")}} {{=" + item + "}}");
+  CHECK(TranslateText(Flow("{{in}}/{{item}}"), {RefStyle::kManifest, true}) ==
+        "{{=" + hide +
+            "sprig.regexReplaceAll('^.|.$', toJson(sprig.replace('$', '$$', "
+            "workflow.parameters['in'])), ''))}}/{{=sprig.regexReplaceAll('^.|.$', toJson(" +
+            item + "), '')}}");
+  // Braces right before a value go into its expression.
+  CHECK(TranslateText(Flow("{{{epochs}}}"), {RefStyle::kContainer, false}) ==
+        "{{='{' + " + p + "}}}");
+  CHECK(TranslateText(Flow("x{{{item}}}"), {RefStyle::kContainer, true}) ==
+        "x{{='{' + " + item + "}}}");
+  CHECK(TranslateText(Flow("{{{{item}}"), {RefStyle::kContainer, true}) ==
+        "{{='{{' + " + item + "}}");
+  // A brace right before the run id, resolved in the same pass.
+  CHECK(TranslateText(Flow("{{{run_id}}"), {RefStyle::kContainer, false}) ==
+        "{{='{'}}{{workflow.name}}");
+}
+
+TEST_CASE("argo: an element travels as the body of its JSON string literal") {
+  CHECK(EncodeItem("plain") == "plain");
+  CHECK(EncodeItem("{{ds}} $x") == R"(\u007b\u007bds\u007d\u007d $x)");
+  CHECK(EncodeItem("say \"hi\"\n\\") == R"(say \"hi\"\n\\)");
+  CHECK(EncodeItem("\x7f\x01 \xc3\xbc") == "\\u007f\\u0001 \xc3\xbc");
+  CHECK(ItemsOfParam("xs") ==
+        "{{=toJson(map(sprig.fromJson(workflow.parameters['xs']), sprig.replace('\\x7f', "
+        "'\\\\u007f', sprig.replace('}', '\\\\u007d', sprig.replace('{', '\\\\u007b', "
+        "sprig.regexReplaceAll('^.|.$', toJson(sprig.ternary(#, toJson(#), "
+        "sprig.kindIs('string', #))), ''))))))}}");
 }
 
 TEST_CASE("argo: hostile strings reach the container through Argo's three passes") {
@@ -143,16 +255,16 @@ TEST_CASE("argo: hostile strings reach the container through Argo's three passes
       "x{{{item}}}",
       "{{{{item}}}}",
       "{{item}}{",
-      "{{ab {{item}}",
       "${{item}} {{p}}{{item}} {{{p}}}",
       "'\"\"\"''' \\ \r\n{",
       "{{run_id}}{{{run_id}}}",
+      "{{ a.b }} {{item}} {{ c.d }}",
   };
   for (const char* text : hostile) {
     CAPTURE(text);
     ir::Text flow = Flow(text);
-    REQUIRE(LiteralsArgoWouldRead(flow, RefStyle::kContainer).empty());
-    CHECK(ArgoPasses(TranslateText(flow, RefStyle::kContainer)) == Expected(flow));
+    REQUIRE(LiteralsArgoWouldRead(flow, Container(flow)).empty());
+    CHECK(ArgoPasses(TranslateText(flow, Container(flow))) == Expected(flow));
   }
 }
 
@@ -164,13 +276,27 @@ TEST_CASE("argo: literal text Argo would read as its own tag is found") {
   CHECK(LiteralsArgoWouldRead("{{ x {{inputs.parameters.y}}") ==
         V{"{{ x {{inputs.parameters.y}}"});
   CHECK(LiteralsArgoWouldRead("{{ foo.bar }} {{.Values}} {{ item }} }}{{").empty());
-  // In a container, Argo still finds an item's simple tag nested after a
-  // literal `{{`; in a manifest the item is an expression, which it does not.
-  CHECK(LiteralsArgoWouldRead(Flow("{{ab {{item}}"), RefStyle::kContainer).empty());
-  CHECK(LiteralsArgoWouldRead(Flow("{{ab {{item}}"), RefStyle::kManifest) == V{"{{ab {{item}}"});
-  // An unclosed `{{` runs on into the rest of a manifest's text.
+  // The element is decoded by an expression, which Argo does not evaluate
+  // inside another tag; nor the hidden braces of a param next to it.
+  CHECK(LiteralsArgoWouldRead(Flow("{{ab {{item}}"), {RefStyle::kContainer, true}) ==
+        V{"{{ab {{item}}"});
+  CHECK(LiteralsArgoWouldRead(Flow("{{ab {{p}} }} {{item}}"), {RefStyle::kContainer, true}) ==
+        V{"{{ab {{p}} }}"});
+  CHECK(LiteralsArgoWouldRead(Flow("{{ab {{p}} }}"), {RefStyle::kContainer, false}).empty());
+  // An unclosed `{{` runs on into the rest of the template's text: unsafe
+  // when an expression of the element's pass follows, here or later.
   CHECK(LiteralsArgoWouldRead("echo '{{'").empty());
-  CHECK(LiteralsArgoWouldRead("echo '{{'", /*unterminated_unsafe=*/true) == V{"{{'"});
+  CHECK(LiteralsArgoWouldRead("echo '{{'", /*pending_after=*/true) == V{"{{'"});
+  CHECK(LiteralsArgoWouldRead(Flow("'{{' {{item}}"), {RefStyle::kContainer, true}) ==
+        V{"{{' {{item}}"});
+  CHECK(LiteralsArgoWouldRead(Flow("'{{' {{p}}"), {RefStyle::kContainer, true}) ==
+        V{"{{' {{p}}"});
+  CHECK(LiteralsArgoWouldRead(Flow("'{{' {{p}}"), {RefStyle::kContainer, false}).empty());
+  CHECK(LiteralsArgoWouldRead(Flow("{{item}} '{{'"), {RefStyle::kContainer, true}).empty());
+  CHECK(LiteralsArgoWouldRead(Flow("{{item}} '{{'"), {RefStyle::kContainer, true},
+                              /*pending_after=*/true) == V{"{{'"});
+  CHECK(HasPendingReference(Flow("{{p}}"), {RefStyle::kContainer, true}));
+  CHECK(!HasPendingReference(Flow("{{p}} {{run_id}}"), {RefStyle::kContainer, false}));
 }
 
 // Property: over strings built from tokens that make tags, every string
@@ -186,10 +312,10 @@ TEST_CASE("argo: escaping survives Argo's passes for every string it accepts") {
     size_t length = 1 + random() % 7;
     for (size_t i = 0; i < length; ++i) text += tokens[random() % tokens.size()];
     ir::Text flow = Flow(text);
-    if (!LiteralsArgoWouldRead(flow, RefStyle::kContainer).empty()) continue;
+    if (!LiteralsArgoWouldRead(flow, Container(flow)).empty()) continue;
     ++accepted;
     CAPTURE(text);
-    REQUIRE(ArgoPasses(TranslateText(flow, RefStyle::kContainer)) == Expected(flow));
+    REQUIRE(ArgoPasses(TranslateText(flow, Container(flow))) == Expected(flow));
   }
   CHECK(accepted > 10000);
 }
@@ -260,7 +386,7 @@ flow sweep {
 
   YAML::Node outer = e.Task("main", "region-foreach");
   CHECK(outer["depends"].as<std::string>() == "start");
-  CHECK(outer["withParam"].as<std::string>() == "{{workflow.parameters.regions}}");
+  CHECK(outer["withParam"].as<std::string>() == ItemsOfParam("regions"));
   CHECK(outer["arguments"]["parameters"][0]["value"].as<std::string>() == "{{item}}");
   CHECK(e.Task("main", "compare")["depends"].as<std::string>() == "region-foreach");
 
@@ -280,7 +406,7 @@ flow sweep {
   // Pod fields are on the leaves only.
   CHECK(!e.Template("main")["serviceAccountName"]);
   CHECK(e.Template("bench")["container"]["command"][2].as<std::string>() ==
-        "b {{inputs.parameters.item}}");
+        "b " + ItemRef({RefStyle::kContainer, true}));
   CHECK(e.Template("bench")["inputs"]["parameters"][0]["name"].as<std::string>() == "item");
   CHECK(!e.Template("compare")["inputs"]);
 }
@@ -338,9 +464,7 @@ flow train {
   CHECK(job["parallelism"].as<int>() == 4);
   CHECK(job["activeDeadlineSeconds"].as<int>() == 3600);
   YAML::Node command = job["template"]["spec"]["containers"][0]["command"];
-  CHECK(command[1].as<std::string>() ==
-        "--lr={{=sprig.substr(1, len(toJson(workflow.parameters['lr'])) - 1, "
-        "toJson(workflow.parameters['lr']))}}");
+  CHECK(command[1].as<std::string>() == "--lr=" + ParamRef("lr", {RefStyle::kManifest, true}));
   // Values are spliced into the manifest's text: every string is quoted.
   CHECK(resource["manifest"].as<std::string>().find("\"kind\": \"JobSet\"") != std::string::npos);
 }

@@ -3,6 +3,7 @@
 # Needs Airflow 2.9+ or 3 and apache-airflow-providers-cncf-kubernetes 10+.
 # Do not edit: change the flow and compile it again.
 import datetime
+import json
 
 import pendulum
 from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator
@@ -13,6 +14,60 @@ try:
 except ImportError:  # Airflow 2
     from airflow import DAG
     from airflow.models.param import Param
+
+
+def flowc_text(value):
+    """A param's or foreach element's value as a command receives it.
+
+    The Jinja filter of every param reference, and applied to every element. A string is
+    itself, anything else the JSON the IR writes for it (flowc_json); then each `$` is doubled,
+    because kubelet reads `$$` as `$` and expands `$(NAME)` in a container's command.
+    """
+    text = value if isinstance(value, str) else flowc_json(value)
+    return text.replace("$", "$$")
+
+
+def flowc_json(value):
+    """`value` as compact JSON, as nlohmann::json writes the flow's own values."""
+    if value is True or value is False or value is None:
+        return json.dumps(value)
+    if isinstance(value, float):
+        return flowc_float(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(flowc_json(v) for v in value) + "]"
+    if isinstance(value, dict):  # keys sorted, as in nlohmann's std::map
+        return "{" + ",".join(
+            json.dumps(str(k), ensure_ascii=False) + ":" + flowc_json(v)
+            for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) + "}"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def flowc_float(x):
+    """nlohmann::json's to_chars: the shortest digits that read back as `x`, fixed while the
+    decimal point falls within 15 digits of them (0.0001, 1.5, 100000000000000.0), else
+    d.ddde+XX (1e+15, 1e-05). Python's repr gives the shortest digits, which are those of
+    nlohmann's Grisu2 but for rare values where Grisu2 writes one digit more."""
+    if x != x or x in (float("inf"), float("-inf")):
+        return "null"
+    sign = "-" if repr(x).startswith("-") else ""
+    mantissa, _, exponent = repr(abs(x)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    written = whole + fraction
+    point = len(whole) + int(exponent or "0")
+    digits = written.lstrip("0")
+    point -= len(written) - len(digits)
+    digits = digits.rstrip("0")
+    if not digits:
+        return sign + "0.0"
+    k, n = len(digits), point
+    if k <= n <= 15:
+        return sign + digits + "0" * (n - k) + ".0"
+    if 0 < n <= 15:
+        return sign + digits[:n] + "." + digits[n:]
+    if -4 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    head = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return "{}{}e{}{:02d}".format(sign, head, "-" if n - 1 < 0 else "+", abs(n - 1))
 
 
 with DAG(
@@ -26,6 +81,7 @@ with DAG(
         "min_ndcg": Param(0.41, type="number"),
     },
     tags=["flowc"],
+    user_defined_filters={"flowc_text": flowc_text},
 ) as dag:
     start = KubernetesPodOperator(
         task_id="start",
@@ -36,7 +92,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python -m eval.fetch --model {{ params.model_uri }} --baseline {{ params.baseline_uri }} --run {{ run_id }}",
+            "python -m eval.fetch --model {{ params.model_uri | flowc_text }} --baseline {{ params.baseline_uri | flowc_text }} --run {{ run_id }}",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "2", "memory": "8192M", "ephemeral-storage": "10240M"},
@@ -52,7 +108,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python -m eval.offline --model {{ params.model_uri }} --min-ndcg {{ params.min_ndcg }} --out s3://acme-eval/{{ run_id }}/offline.json",
+            "python -m eval.offline --model {{ params.model_uri | flowc_text }} --min-ndcg {{ params.min_ndcg | flowc_text }} --out s3://acme-eval/{{ run_id }}/offline.json",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "8", "memory": "24Gi", "ephemeral-storage": "10240M"},
@@ -69,7 +125,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "printf \"fairness audit for %s\\n\" \"{{ params.model_uri }}\" > /tmp/audit.txt\npython -m eval.fairness --model {{ params.model_uri }} --groups age,region >> /tmp/audit.txt\necho \"résumé:\tsee s3://acme-eval/{{ run_id }}/\" >> /tmp/audit.txt && cat /tmp/audit.txt",
+            "printf \"fairness audit for %s\\n\" \"{{ params.model_uri | flowc_text }}\" > /tmp/audit.txt\npython -m eval.fairness --model {{ params.model_uri | flowc_text }} --groups age,region >> /tmp/audit.txt\necho \"résumé:\tsee s3://acme-eval/{{ run_id }}/\" >> /tmp/audit.txt && cat /tmp/audit.txt",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "2", "memory": "8192M", "ephemeral-storage": "10240M"},
@@ -87,7 +143,7 @@ with DAG(
             "-m",
             "eval.replay",
             "--model",
-            "{{ params.model_uri }}",
+            "{{ params.model_uri | flowc_text }}",
             "--hours",
             "24",
             "--out",
@@ -127,7 +183,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python -m eval.publish --run {{ run_id }} --in s3://acme-eval/{{ run_id }}/ --gate-min-ndcg {{ params.min_ndcg }}",
+            "python -m eval.publish --run {{ run_id }} --in s3://acme-eval/{{ run_id }}/ --gate-min-ndcg {{ params.min_ndcg | flowc_text }}",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "2", "memory": "8192M", "ephemeral-storage": "10240M"},

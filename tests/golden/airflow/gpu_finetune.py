@@ -3,6 +3,7 @@
 # Needs Airflow 2.9+ or 3 and apache-airflow-providers-cncf-kubernetes 10+.
 # Do not edit: change the flow and compile it again.
 import datetime
+import json
 
 import pendulum
 from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator
@@ -13,6 +14,60 @@ try:
 except ImportError:  # Airflow 2
     from airflow import DAG
     from airflow.models.param import Param
+
+
+def flowc_text(value):
+    """A param's or foreach element's value as a command receives it.
+
+    The Jinja filter of every param reference, and applied to every element. A string is
+    itself, anything else the JSON the IR writes for it (flowc_json); then each `$` is doubled,
+    because kubelet reads `$$` as `$` and expands `$(NAME)` in a container's command.
+    """
+    text = value if isinstance(value, str) else flowc_json(value)
+    return text.replace("$", "$$")
+
+
+def flowc_json(value):
+    """`value` as compact JSON, as nlohmann::json writes the flow's own values."""
+    if value is True or value is False or value is None:
+        return json.dumps(value)
+    if isinstance(value, float):
+        return flowc_float(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(flowc_json(v) for v in value) + "]"
+    if isinstance(value, dict):  # keys sorted, as in nlohmann's std::map
+        return "{" + ",".join(
+            json.dumps(str(k), ensure_ascii=False) + ":" + flowc_json(v)
+            for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) + "}"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def flowc_float(x):
+    """nlohmann::json's to_chars: the shortest digits that read back as `x`, fixed while the
+    decimal point falls within 15 digits of them (0.0001, 1.5, 100000000000000.0), else
+    d.ddde+XX (1e+15, 1e-05). Python's repr gives the shortest digits, which are those of
+    nlohmann's Grisu2 but for rare values where Grisu2 writes one digit more."""
+    if x != x or x in (float("inf"), float("-inf")):
+        return "null"
+    sign = "-" if repr(x).startswith("-") else ""
+    mantissa, _, exponent = repr(abs(x)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    written = whole + fraction
+    point = len(whole) + int(exponent or "0")
+    digits = written.lstrip("0")
+    point -= len(written) - len(digits)
+    digits = digits.rstrip("0")
+    if not digits:
+        return sign + "0.0"
+    k, n = len(digits), point
+    if k <= n <= 15:
+        return sign + digits + "0" * (n - k) + ".0"
+    if 0 < n <= 15:
+        return sign + digits[:n] + "." + digits[n:]
+    if -4 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    head = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return "{}{}e{}{:02d}".format(sign, head, "-" if n - 1 < 0 else "+", abs(n - 1))
 
 
 with DAG(
@@ -28,6 +83,7 @@ with DAG(
         "max_steps": Param(4000, type="integer"),
     },
     tags=["flowc"],
+    user_defined_filters={"flowc_text": flowc_text},
 ) as dag:
     start = KubernetesPodOperator(
         task_id="start",
@@ -39,7 +95,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "echo finetuning {{ params.base_model }} on {{ params.dataset }} as run {{ run_id }}",
+            "echo finetuning {{ params.base_model | flowc_text }} on {{ params.dataset | flowc_text }} as run {{ run_id }}",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
@@ -58,7 +114,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python -m ft.tokenize --dataset {{ params.dataset }} --tokenizer {{ params.base_model }} --out s3://acme-scratch/ft/{{ run_id }}/tokens/",
+            "python -m ft.tokenize --dataset {{ params.dataset | flowc_text }} --tokenizer {{ params.base_model | flowc_text }} --out s3://acme-scratch/ft/{{ run_id }}/tokens/",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "8", "memory": "32768M", "ephemeral-storage": "10240M"},
@@ -81,7 +137,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "huggingface-cli download {{ params.base_model }} --local-dir /models/{{ params.base_model }} --exclude '*.pth'",
+            "huggingface-cli download {{ params.base_model | flowc_text }} --local-dir /models/{{ params.base_model | flowc_text }} --exclude '*.pth'",
         ],
         env_from=[k8s.V1EnvFromSource(secret_ref=k8s.V1SecretEnvSource(name="hf-token"))],
         container_resources=k8s.V1ResourceRequirements(
@@ -111,7 +167,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "torchrun --standalone --nproc_per_node 4 -m ft.train_lora --base /models/{{ params.base_model }} --data s3://acme-scratch/ft/{{ run_id }}/tokens/ --lr {{ params.learning_rate }} --rank {{ params.lora_rank }} --max-steps {{ params.max_steps }} --ckpt /checkpoints/{{ run_id }}",
+            "torchrun --standalone --nproc_per_node 4 -m ft.train_lora --base /models/{{ params.base_model | flowc_text }} --data s3://acme-scratch/ft/{{ run_id }}/tokens/ --lr {{ params.learning_rate | flowc_text }} --rank {{ params.lora_rank | flowc_text }} --max-steps {{ params.max_steps | flowc_text }} --ckpt /checkpoints/{{ run_id }}",
         ],
         env_vars=[
             k8s.V1EnvVar(name="NCCL_DEBUG", value="WARN"),
@@ -246,7 +302,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python -m ft.report --run {{ run_id }} --base {{ params.base_model }} --publish s3://acme-reports/finetune/",
+            "python -m ft.report --run {{ run_id }} --base {{ params.base_model | flowc_text }} --publish s3://acme-reports/finetune/",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},

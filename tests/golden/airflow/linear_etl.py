@@ -17,13 +17,57 @@ except ImportError:  # Airflow 2
 
 
 def flowc_text(value):
-    """A value as a command sees it: a string as it is, anything else as compact JSON.
+    """A param's or foreach element's value as a command receives it.
 
-    For foreach elements, and the Jinja filter for bool and list params.
+    The Jinja filter of every param reference, and applied to every element. A string is
+    itself, anything else the JSON the IR writes for it (flowc_json); then each `$` is doubled,
+    because kubelet reads `$$` as `$` and expands `$(NAME)` in a container's command.
     """
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    text = value if isinstance(value, str) else flowc_json(value)
+    return text.replace("$", "$$")
+
+
+def flowc_json(value):
+    """`value` as compact JSON, as nlohmann::json writes the flow's own values."""
+    if value is True or value is False or value is None:
+        return json.dumps(value)
+    if isinstance(value, float):
+        return flowc_float(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(flowc_json(v) for v in value) + "]"
+    if isinstance(value, dict):  # keys sorted, as in nlohmann's std::map
+        return "{" + ",".join(
+            json.dumps(str(k), ensure_ascii=False) + ":" + flowc_json(v)
+            for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) + "}"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def flowc_float(x):
+    """nlohmann::json's to_chars: the shortest digits that read back as `x`, fixed while the
+    decimal point falls within 15 digits of them (0.0001, 1.5, 100000000000000.0), else
+    d.ddde+XX (1e+15, 1e-05). Python's repr gives the shortest digits, which are those of
+    nlohmann's Grisu2 but for rare values where Grisu2 writes one digit more."""
+    if x != x or x in (float("inf"), float("-inf")):
+        return "null"
+    sign = "-" if repr(x).startswith("-") else ""
+    mantissa, _, exponent = repr(abs(x)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    written = whole + fraction
+    point = len(whole) + int(exponent or "0")
+    digits = written.lstrip("0")
+    point -= len(written) - len(digits)
+    digits = digits.rstrip("0")
+    if not digits:
+        return sign + "0.0"
+    k, n = len(digits), point
+    if k <= n <= 15:
+        return sign + digits + "0" * (n - k) + ".0"
+    if 0 < n <= 15:
+        return sign + digits[:n] + "." + digits[n:]
+    if -4 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    head = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return "{}{}e{}{:02d}".format(sign, head, "-" if n - 1 < 0 else "+", abs(n - 1))
 
 
 with DAG(
@@ -56,7 +100,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "echo \"linear_etl run {{ run_id }} for ds={{ params.ds }} (dry_run={{ params.dry_run | flowc_text }})\"",
+            "echo \"linear_etl run {{ run_id }} for ds={{ params.ds | flowc_text }} (dry_run={{ params.dry_run | flowc_text }})\"",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
@@ -84,7 +128,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python -m etl.extract --table {{ params.source_table }} --ds {{ params.ds }} --batch-size {{ params.batch_size }} --out s3://acme-scratch/etl/{{ run_id }}/raw/",
+            "python -m etl.extract --table {{ params.source_table | flowc_text }} --ds {{ params.ds | flowc_text }} --batch-size {{ params.batch_size | flowc_text }} --out s3://acme-scratch/etl/{{ run_id }}/raw/",
         ],
         env_from=[
             k8s.V1EnvFromSource(secret_ref=k8s.V1SecretEnvSource(name="warehouse-readonly")),
@@ -123,9 +167,9 @@ with DAG(
             "--out",
             "s3://acme-scratch/etl/{{ run_id }}/clean/",
             "--ds",
-            "{{ params.ds }}",
+            "{{ params.ds | flowc_text }}",
             "--sample-rate",
-            "{{ params.sample_rate }}",
+            "{{ params.sample_rate | flowc_text }}",
         ],
         env_vars=[
             k8s.V1EnvVar(name="PYTHONUNBUFFERED", value="1"),
@@ -159,7 +203,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python -m etl.load --in s3://acme-scratch/etl/{{ run_id }}/clean/ --dest {{ params.target_prefix }}/ds={{ params.ds }}/ --dry-run={{ params.dry_run | flowc_text }} && echo 'loaded at' $$(date -u +%Y-%m-%dT%H:%M:%SZ)",
+            "python -m etl.load --in s3://acme-scratch/etl/{{ run_id }}/clean/ --dest {{ params.target_prefix | flowc_text }}/ds={{ params.ds | flowc_text }}/ --dry-run={{ params.dry_run | flowc_text }} && echo 'loaded at' $$(date -u +%Y-%m-%dT%H:%M:%SZ)",
         ],
         env_vars=[k8s.V1EnvVar(name="AWS_REGION", value="us-east-1")],
         env_from=[k8s.V1EnvFromSource(secret_ref=k8s.V1SecretEnvSource(name="warehouse-writer"))],

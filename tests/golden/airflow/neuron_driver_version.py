@@ -20,6 +20,60 @@ except ImportError:  # Airflow 2
     from airflow.models.param import Param
 
 
+def flowc_text(value):
+    """A param's or foreach element's value as a command receives it.
+
+    The Jinja filter of every param reference, and applied to every element. A string is
+    itself, anything else the JSON the IR writes for it (flowc_json); then each `$` is doubled,
+    because kubelet reads `$$` as `$` and expands `$(NAME)` in a container's command.
+    """
+    text = value if isinstance(value, str) else flowc_json(value)
+    return text.replace("$", "$$")
+
+
+def flowc_json(value):
+    """`value` as compact JSON, as nlohmann::json writes the flow's own values."""
+    if value is True or value is False or value is None:
+        return json.dumps(value)
+    if isinstance(value, float):
+        return flowc_float(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(flowc_json(v) for v in value) + "]"
+    if isinstance(value, dict):  # keys sorted, as in nlohmann's std::map
+        return "{" + ",".join(
+            json.dumps(str(k), ensure_ascii=False) + ":" + flowc_json(v)
+            for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) + "}"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def flowc_float(x):
+    """nlohmann::json's to_chars: the shortest digits that read back as `x`, fixed while the
+    decimal point falls within 15 digits of them (0.0001, 1.5, 100000000000000.0), else
+    d.ddde+XX (1e+15, 1e-05). Python's repr gives the shortest digits, which are those of
+    nlohmann's Grisu2 but for rare values where Grisu2 writes one digit more."""
+    if x != x or x in (float("inf"), float("-inf")):
+        return "null"
+    sign = "-" if repr(x).startswith("-") else ""
+    mantissa, _, exponent = repr(abs(x)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    written = whole + fraction
+    point = len(whole) + int(exponent or "0")
+    digits = written.lstrip("0")
+    point -= len(written) - len(digits)
+    digits = digits.rstrip("0")
+    if not digits:
+        return sign + "0.0"
+    k, n = len(digits), point
+    if k <= n <= 15:
+        return sign + digits + "0" * (n - k) + ".0"
+    if 0 < n <= 15:
+        return sign + digits[:n] + "." + digits[n:]
+    if -4 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    head = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return "{}{}e{}{:02d}".format(sign, head, "-" if n - 1 < 0 else "+", abs(n - 1))
+
+
 def flowc_api(obj):
     """Where the Kubernetes API keeps objects of this kind: group, version, plural.
 
@@ -195,6 +249,7 @@ with DAG(
     catchup=False,
     params={"batch": Param("2026-11-24", type="string")},
     tags=["flowc"],
+    user_defined_filters={"flowc_text": flowc_text},
 ) as dag:
     infer_text_objects = task(task_id="infer_text-objects")(flowc_create_objects)(
         objects=["ResourceClaimTemplate/ml-infer/batch-inference-pinned-neuron-17b28f8da1"],
@@ -205,7 +260,7 @@ with DAG(
         namespace="ml-infer",
         base_container_name="main",
         image="public.ecr.aws/neuron/pytorch-inference-neuronx:2.9.0",
-        cmds=["/bin/sh", "-c", "python plan_batches.py --date {{ params.batch }}"],
+        cmds=["/bin/sh", "-c", "python plan_batches.py --date {{ params.batch | flowc_text }}"],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
         ),
@@ -219,7 +274,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python infer.py --model llama-3-70b --date {{ params.batch }} --cores 32",
+            "python infer.py --model llama-3-70b --date {{ params.batch | flowc_text }} --cores 32",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "64", "memory": "262144M", "ephemeral-storage": "10240M"},
@@ -249,7 +304,7 @@ with DAG(
         cmds=[
             "/bin/sh",
             "-c",
-            "python infer.py --model llava-next --date {{ params.batch }} --cores 32",
+            "python infer.py --model llava-next --date {{ params.batch | flowc_text }} --cores 32",
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "64", "memory": "262144M", "ephemeral-storage": "10240M"},
@@ -276,7 +331,7 @@ with DAG(
         namespace="ml-infer",
         base_container_name="main",
         image="public.ecr.aws/neuron/pytorch-inference-neuronx:2.9.0",
-        cmds=["/bin/sh", "-c", "python gather.py --date {{ params.batch }}"],
+        cmds=["/bin/sh", "-c", "python gather.py --date {{ params.batch | flowc_text }}"],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
         ),
