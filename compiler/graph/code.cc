@@ -245,7 +245,7 @@ std::shared_ptr<const CodeBundle> LoadCode(const ast::Decorator& decorator,
   for (auto& [path, f] : found) {
     CodeFile file{path, ""};
     std::string error;
-    if (!folder.Read(path, &file.content, &error)) {
+    if (!folder.Read(path, f.size, &file.content, &error)) {
       bool glob = f.entry->string.find_first_of("*?[") != std::string::npos;
       ReportProblem(folder, ProjectFolder::Failure{Problem::kUnreadable, path, error, glob},
                     *f.entry, report);

@@ -191,7 +191,8 @@ Problem ProjectFolder::Check(const std::string& relative, bool in_glob, Match* m
     *detail = std::strerror(errno);
     return Problem::kUnreadable;
   }
-  if (S_ISLNK(st.st_mode) && stat(full.c_str(), &st) != 0) {
+  const bool link = S_ISLNK(st.st_mode);
+  if (link && stat(full.c_str(), &st) != 0) {
     if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) {
       *detail = ReadLink(full);
       return Problem::kDanglingLink;
@@ -201,8 +202,21 @@ Problem ProjectFolder::Check(const std::string& relative, bool in_glob, Match* m
   }
   if (S_ISDIR(st.st_mode)) return in_glob ? Problem::kNone : Problem::kDirectory;
   // Any component may be a link: only the resolved path says where the
-  // file really is.
-  std::string resolved = RealPath(full);
+  // file really is. The folders are resolved once each (a project has a few
+  // and many files): realpath(3) costs a system call per component.
+  std::string resolved;
+  if (link) {
+    resolved = RealPath(full);
+  } else {
+    size_t slash = full.rfind('/');
+    std::string folder = slash == std::string::npos ? "." : full.substr(0, slash);
+    auto it = resolved_folders_.find(folder);
+    if (it == resolved_folders_.end())
+      it = resolved_folders_.emplace(folder, RealPath(folder)).first;
+    if (!it->second.empty()) {
+      resolved = (it->second == "/" ? "" : it->second) + "/" + full.substr(slash + 1);
+    }
+  }
   if (resolved.empty()) {
     *detail = std::strerror(errno);
     return Problem::kUnreadable;
@@ -221,22 +235,25 @@ Problem ProjectFolder::Check(const std::string& relative, bool in_glob, Match* m
   return Problem::kNone;
 }
 
-bool ProjectFolder::Read(const std::string& path, std::string* content, std::string* error) const {
+bool ProjectFolder::Read(const std::string& path, int64_t size, std::string* content,
+                         std::string* error) const {
   std::string full = prefix_ + path;
   int fd = open(full.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *error = std::strerror(errno);
     return false;
   }
-  content->clear();
-  struct stat st;
-  if (fstat(fd, &st) == 0 && st.st_size > 0) content->reserve(static_cast<size_t>(st.st_size));
-  char buffer[65536];
+  // Read into the string itself, `size` (what stat said) first and then
+  // until the end, should the file have grown.
+  content->assign(static_cast<size_t>(std::max<int64_t>(size, 0)) + 1, '\0');
+  size_t filled = 0;
   for (;;) {
-    ssize_t n = read(fd, buffer, sizeof buffer);
+    if (filled == content->size()) content->resize(content->size() * 2);
+    ssize_t n = read(fd, content->data() + filled, content->size() - filled);
     if (n > 0) {
-      content->append(buffer, static_cast<size_t>(n));
+      filled += static_cast<size_t>(n);
     } else if (n == 0) {
+      content->resize(filled);
       break;
     } else if (errno != EINTR) {
       *error = std::strerror(errno);

@@ -10,6 +10,7 @@
 #define FLOWC_GRAPH_PROJECT_FILES_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,9 +61,9 @@ class ProjectFolder {
   // file.
   Result Expand(std::string_view entry) const;
 
-  // Reads the file at `path` (a Match's path). On failure returns false and
-  // sets `error` to "PATH: strerror".
-  bool Read(const std::string& path, std::string* content, std::string* error) const;
+  // Reads the file at `path` (a Match's path) of about `size` bytes (the
+  // Match's). On failure returns false and sets `error` to strerror.
+  bool Read(const std::string& path, int64_t size, std::string* content, std::string* error) const;
 
   // The names in the folder that would hold `relative`, sorted: candidates
   // for a "did you mean" when it does not exist.
@@ -80,6 +81,7 @@ class ProjectFolder {
   std::string prefix_;  // the folder with a trailing '/', or "" for the current folder
   std::string root_;    // realpath of the folder; "" when it cannot be resolved
   std::string root_error_;
+  mutable std::map<std::string, std::string> resolved_folders_;  // realpath(3) of each folder
 };
 
 }  // namespace flowc::graph
