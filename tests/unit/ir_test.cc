@@ -92,6 +92,8 @@ TEST_CASE("ir: gang references become kubelet's $(FLOWC_...) in the run and the 
 
 TEST_CASE("ir: run strings run in a shell; $ is escaped for kubelet only where it must be") {
   CHECK(ir::EscapeDollars("echo $HOME $(date) $$ $") == "echo $HOME $$(date) $$$ $");
+  // Kubelet reads the byte after a lone `$` as a character of its own.
+  CHECK(ir::EscapeDollars("$\xc3\xbc $\xe2\x82\xac") == "$$\xc3\xbc $$\xe2\x82\xac");
   auto c = Analyze(Linear("", "", "run \"echo $(hostname) {{run_id}}\""));
   REQUIRE_MESSAGE(c->flow, c->errors());
   const auto& command = c->step("work").pod.command;
