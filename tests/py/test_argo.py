@@ -26,7 +26,6 @@ import glob
 import json
 import os
 import re
-import sys
 import tempfile
 
 import yaml

@@ -13,7 +13,8 @@ reference replaced by its value exactly: a string as it is, anything else as the
 it (1e+15, true, compact JSON). Each step must run once per element, and every pod must carry
 the flow's annotation unchanged (no element may swallow the text after it). The values are the
 hostile ones: kubelet's `$(HOME)`, `$$` and `$(`, Argo's and Jinja's braces (`{{`, `{{ open`,
-`}}`, `{{ds}}`), quotes, line breaks, non-ASCII text, `x$` before a literal `(`.
+`}}`, `{{ds}}`), quotes, line breaks, non-ASCII text, `x$` before a literal `(`. The model
+checks itself first (argo_model.selftest).
 """
 import json
 import os
@@ -197,6 +198,7 @@ def check_literals(expected, failures):
 def main():
     failures = []
     checked = 0
+    failures.extend(f"argo_model self-test: {f}" for f in argo_model.selftest())
     ir = t.ir_of(FLOW)
     check_literals(expectations(ir, {}), failures)
     annotations = ir["steps"][0]["pod"]["metadata"]["annotations"]
