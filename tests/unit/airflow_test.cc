@@ -402,9 +402,14 @@ flow f {
   step end { run "e" }
 }
 )");
-  CHECK(Contains(dag, "    train = task(task_id=\"train\")(flowc_run_jobset)(step=\"train\")\n"));
+  // A sensor that holds no worker slot while it waits, and a teardown that
+  // deletes the gang however the step ends.
+  CHECK(Contains(dag, "    train = task.sensor(**FLOWC_GANG_SENSOR, task_id=\"train\")"
+                      "(flowc_gang)(step=\"train\")\n"));
+  CHECK(Contains(dag, "    train_teardown = task(task_id=\"train-teardown\")"
+                      "(flowc_gang_teardown)(step=\"train\").as_teardown()\n"));
   CHECK(Contains(dag,
-                 "FLOWC_JOBSETS = {\n    \"train\": \"\"\"\\\napiVersion: "
+                 "FLOWC_GANGS = {\n    \"train\": \"\"\"\\\napiVersion: "
                  "jobset.x-k8s.io/v1alpha2\nkind: JobSet\n"));
   CHECK(Contains(dag, "name: f-train\n"));
   CHECK(Contains(dag, "torchrun {{ params.p | flowc_text }} {{ run_id }}"));
