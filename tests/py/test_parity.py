@@ -34,7 +34,8 @@ import pod_readers as r
 TARGETS = ("argo", "airflow", "jobset")
 # The targets' own stress cases (tests/golden/<target>/cases/*.flow), compared too; unlike a
 # sample or a test flow, such a case may be one that no target expresses.
-CASES = ("tests/golden/argo/cases/*.flow", "tests/golden/jobset/cases/*.flow")
+CASES = ("tests/golden/argo/cases/*.flow", "tests/golden/jobset/cases/*.flow",
+         "tests/golden/airflow/cases/*.flow")
 NEURON_RESOURCE = "aws.amazon.com/neuron"
 # A rejection: every error line is a located diagnostic with a code.
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): "
