@@ -10,10 +10,10 @@ What Argo does to text, in order, as modelled here:
     (util/template/template.go): `{{=expr}}` by expressionReplace (expression_template.go: the
     expression is JSON-unquoted, compiled by expr-lang in the environment of
     util/expr/env/env.go GetFuncMap (tests/py/argo_expr.py), its result JSON-escaped into the
-    text; unresolved it is written back when allowed), any other tag by simpleReplace (simple_template.go: looked up
-    trimmed, then the nested tag after the last `{{`; the value written with strconv.Quote;
-    unresolved written back when allowed, else "failed to resolve"). The result must be valid
-    JSON again.
+    text; unresolved it is written back when allowed), any other tag by simpleReplace
+    (simple_template.go: looked up trimmed, then the nested tag after the last `{{`; the value
+    written with strconv.Quote; unresolved written back when allowed, else "failed to
+    resolve"). The result must be valid JSON again.
   - A DAG task (workflow/controller/dag.go executeDAGTask): resolveDependencyReferences replaces
     over the task's JSON with the globals and the DAG's scope, unresolved allowed; expandTask
     then marshals the task, withItems and withParam still in it, and for each item
