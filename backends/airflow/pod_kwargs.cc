@@ -136,8 +136,9 @@ Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
   if (!pod.volume_mounts.empty()) {
     std::vector<PyExpr> mounts;
     for (const ir::VolumeMount& m : pod.volume_mounts) {
-      mounts.push_back(
-          k8s("V1VolumeMount", {{"name", Rendered(m.name)}, {"mount_path", Raw(m.mount_path)}}));
+      Kwargs args = {{"name", Rendered(m.name)}, {"mount_path", Raw(m.mount_path)}};
+      if (m.read_only) args.emplace_back("read_only", PyExpr::Bool(true));
+      mounts.push_back(k8s("V1VolumeMount", std::move(args)));
     }
     kw.emplace_back("volume_mounts", PyExpr::List(std::move(mounts)));
   }
@@ -185,14 +186,33 @@ Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
   if (!pod.volumes.empty()) {
     std::vector<PyExpr> volumes;
     for (const ir::Volume& v : pod.volumes) {
-      PyExpr source = v.kind == ir::Volume::Kind::kMemory
-                          ? k8s("V1EmptyDirVolumeSource",
-                                {{"medium", Raw("Memory")}, {"size_limit", Raw(v.size_limit)}})
-                          : k8s("V1PersistentVolumeClaimVolumeSource",
-                                {{"claim_name", Rendered(v.claim_name)}});
-      const char* field =
-          v.kind == ir::Volume::Kind::kMemory ? "empty_dir" : "persistent_volume_claim";
-      volumes.push_back(k8s("V1Volume", {{"name", Rendered(v.name)}, {field, std::move(source)}}));
+      switch (v.kind) {
+        case ir::Volume::Kind::kMemory:
+          volumes.push_back(k8s(
+              "V1Volume",
+              {{"name", Rendered(v.name)},
+               {"empty_dir", k8s("V1EmptyDirVolumeSource", {{"medium", Raw("Memory")},
+                                                            {"size_limit", Raw(v.size_limit)}})}}));
+          break;
+        case ir::Volume::Kind::kClaim:
+          volumes.push_back(k8s("V1Volume", {{"name", Rendered(v.name)},
+                                             {"persistent_volume_claim",
+                                              k8s("V1PersistentVolumeClaimVolumeSource",
+                                                  {{"claim_name", Rendered(v.claim_name)}})}}));
+          break;
+        case ir::Volume::Kind::kConfigMap: {  // @code: every key to its path
+          std::vector<PyExpr> items;
+          for (const auto& [key, path] : v.items) {
+            items.push_back(k8s("V1KeyToPath", {{"key", Raw(key)}, {"path", Rendered(path)}}));
+          }
+          volumes.push_back(
+              k8s("V1Volume", {{"name", Rendered(v.name)},
+                               {"config_map", k8s("V1ConfigMapVolumeSource",
+                                                  {{"name", Rendered(v.claim_name)},
+                                                   {"items", PyExpr::List(std::move(items))}})}}));
+          break;
+        }
+      }
     }
     kw.emplace_back("volumes", PyExpr::List(std::move(volumes)));
   }
@@ -203,18 +223,29 @@ Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
     }
     kw.emplace_back("image_pull_secrets", PyExpr::List(std::move(secrets)));
   }
-  if (!pod.resource_claims.empty()) {
-    // Plain dicts in the Kubernetes 1.34 shape, for every client version (see
-    // pod_kwargs.h); `containers` is required by V1PodSpec, and the operator
-    // keeps its own container (PodGenerator.reconcile_containers).
-    std::vector<PyExpr> claims;
-    for (const ir::PodResourceClaim& claim : pod.resource_claims) {
-      claims.push_back(PyExpr::Dict({{Raw("name"), Raw(claim.name)},
-                                     {Raw("resourceClaimTemplateName"), Raw(claim.template_name)}}));
+  if (!pod.resource_claims.empty() || !pod.working_dir.empty()) {
+    // `containers` is required by V1PodSpec. The operator keeps its own
+    // container and takes from the first one here only what it leaves unset
+    // (PodGenerator.reconcile_containers, merge_objects): the working
+    // directory (@code), which KubernetesPodOperator has no argument for.
+    std::vector<PyExpr> containers;
+    if (!pod.working_dir.empty()) {
+      containers.push_back(
+          k8s("V1Container", {{"name", Raw("main")}, {"working_dir", Raw(pod.working_dir)}}));
     }
-    PyExpr spec = k8s("V1PodSpec", {{"containers", PyExpr::List({})},
-                                    {"resource_claims", PyExpr::List(std::move(claims))}});
-    kw.emplace_back("full_pod_spec", k8s("V1Pod", {{"spec", std::move(spec)}}));
+    Kwargs spec = {{"containers", PyExpr::List(std::move(containers))}};
+    if (!pod.resource_claims.empty()) {
+      // Plain dicts in the Kubernetes 1.34 shape, for every client version
+      // (see pod_kwargs.h).
+      std::vector<PyExpr> claims;
+      for (const ir::PodResourceClaim& claim : pod.resource_claims) {
+        claims.push_back(
+            PyExpr::Dict({{Raw("name"), Raw(claim.name)},
+                          {Raw("resourceClaimTemplateName"), Raw(claim.template_name)}}));
+      }
+      spec.emplace_back("resource_claims", PyExpr::List(std::move(claims)));
+    }
+    kw.emplace_back("full_pod_spec", k8s("V1Pod", {{"spec", k8s("V1PodSpec", std::move(spec))}}));
   }
   return kw;
 }

@@ -37,9 +37,8 @@ import pod_readers as r
 import test_parity
 
 SAMPLE = os.path.join("samples", "code_project", "code_project.flow")
-# Airflow joins both when its DAG creates the objects beside the pods (issue 12, item 3).
-GOLDENS = {"ir": ".json", "argo": ".yaml", "jobset": ".yaml"}
-TARGETS = ("argo", "jobset")
+GOLDENS = {"ir": ".json", "argo": ".yaml", "jobset": ".yaml", "airflow": ".py"}
+TARGETS = ("argo", "jobset", "airflow")
 # ConfigMap keys (k8s.io/apimachinery pkg/util/validation: IsConfigMapKey), and the total
 # of data and binaryData a ConfigMap may hold (pkg/apis/core/validation: ValidateConfigMap).
 KEY = re.compile(r"[-._a-zA-Z0-9]+")
