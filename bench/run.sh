@@ -88,5 +88,7 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
   echo "$table"
   echo
   if [ -f bench/PROFILE.md ]; then cat bench/PROFILE.md; fi
+  # What @code adds (bench/code.sh writes it).
+  if [ -f bench/CODE.md ]; then echo; cat bench/CODE.md; fi
 } > bench/RESULTS.md
 cat bench/RESULTS.md
