@@ -206,6 +206,19 @@ TEST_CASE("code: every pod gets the volume, a read-only mount and the working di
   CHECK(p.step("other").pod.volumes[0].items == ir::KeyValues{{"b.py", "b.py"}});
 }
 
+TEST_CASE("code: one ConfigMap per namespace the files are shipped to") {
+  Project p;
+  p.Write("a.py", "a\n");
+  p.Compile(Flow("@code(files=[\"a.py\"]) @kubernetes(namespace=\"ml\")",
+                 "@kubernetes(namespace=\"other\")"));
+  REQUIRE_MESSAGE(p.flow, p.errors());
+  REQUIRE(p.flow->objects.size() == 2);
+  CHECK(p.flow->objects[0].name == p.flow->objects[1].name);
+  CHECK(p.flow->objects[0].namespace_ == "ml");
+  CHECK(p.flow->objects[1].namespace_ == "other");
+  CHECK(p.flow->objects[p.step("end").objects[0]].namespace_ == "other");
+}
+
 TEST_CASE("code: a link inside the folder ships its target's bytes at the link's path") {
   Project p;
   p.Write("lib/util.py", "u\n");
