@@ -2,9 +2,10 @@
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
-#include <openssl/sha.h>
 
 #include <memory>
+
+#include "compiler/ir/ir_json.h"
 
 namespace flowc::ir {
 namespace {
@@ -17,12 +18,6 @@ constexpr size_t kKeyHashDigits = 16;
 bool KeepsInKey(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
          c == '_';
-}
-
-std::string Hex(const unsigned char* digest, size_t digits) {
-  std::string hex;
-  for (size_t i = 0; i < (digits + 1) / 2; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return hex.substr(0, digits);
 }
 
 }  // namespace
@@ -83,9 +78,7 @@ std::string ConfigMapKey(std::string_view path) {
     if (b > keep) break;
     cut = b;
   }
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(path.data()), path.size(), digest);
-  return key.substr(0, cut) + "-h" + Hex(digest, kKeyHashDigits);
+  return key.substr(0, cut) + "-h" + Sha256Hex(path, kKeyHashDigits);
 }
 
 ConfigMap CodeConfigMap(const graph::CodeBundle& bundle) {
@@ -112,7 +105,7 @@ std::string CodeConfigMapName(std::string_view flow_k8s_name, const graph::CodeB
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_DigestFinal_ex(ctx.get(), digest, &length);
-  return fmt::format("{}-code-{}", flow_k8s_name, Hex(digest, 10));
+  return fmt::format("{}-code-{}", flow_k8s_name, HexDigits(digest, 10));
 }
 
 size_t CodeConfigMaps::Mount(Flow& flow, const graph::CodeConfig& code,

@@ -8,6 +8,7 @@
 #define FLOWC_IR_IR_JSON_H_
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,16 @@ namespace flowc::ir {
 nlohmann::ordered_json PodToJson(const Pod& pod);
 // An object beside the pods: kind, name, namespace and its content.
 nlohmann::ordered_json ObjectToJson(const Object& object);
+
+// The first `digits` hex digits of SHA-256 over `bytes` (OpenSSL): the
+// content hash in the names flowc gives objects beside the pods.
+std::string Sha256Hex(std::string_view bytes, size_t digits);
+// The first `digits` hex digits of a digest computed elsewhere.
+std::string HexDigits(const unsigned char* digest, size_t digits);
+
+// Sha256Hex(10) over the object's JSON content (name and namespace aside,
+// as the caller leaves them empty): the same content, the same name.
+std::string ObjectContentHash(const Object& object);
 nlohmann::ordered_json FlowToJson(const Flow& flow);
 // The whole document, indented, with a final newline.
 std::string FlowToJsonText(const Flow& flow);

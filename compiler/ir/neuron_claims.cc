@@ -1,7 +1,5 @@
 #include "compiler/ir/neuron_claims.h"
 
-#include <openssl/sha.h>
-
 #include <fmt/format.h>
 
 #include "compiler/ir/ir_json.h"
@@ -58,12 +56,7 @@ ResourceClaimTemplate NeuronClaimTemplate(const graph::NeuronConfig& n) {
 std::string NeuronClaimTemplateName(std::string_view flow_k8s_name,
                                     const ResourceClaimTemplate& claim_template) {
   Object object{"", "", {}, claim_template};
-  std::string content = ObjectToJson(object).dump();
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(content.data()), content.size(), digest);
-  std::string hex;
-  for (int i = 0; i < 5; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return fmt::format("{}-neuron-{}", flow_k8s_name, hex);
+  return fmt::format("{}-neuron-{}", flow_k8s_name, ObjectContentHash(object));
 }
 
 }  // namespace flowc::ir

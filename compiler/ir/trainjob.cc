@@ -1,21 +1,13 @@
 #include "compiler/ir/trainjob.h"
 
 #include <fmt/format.h>
-#include <openssl/sha.h>
 
 #include "compiler/ir/ir_json.h"
 
 namespace flowc::ir {
 namespace {
 
-std::string ContentHash(const Object& object) {
-  std::string content = ObjectToJson(object).dump();
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(content.data()), content.size(), digest);
-  std::string hex;
-  for (int i = 0; i < 5; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return hex;
-}
+std::string ContentHash(const Object& object) { return ObjectContentHash(object); }
 
 }  // namespace
 
