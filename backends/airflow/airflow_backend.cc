@@ -17,6 +17,7 @@
 #include "backends/airflow/pod_kwargs.h"
 #include "backends/airflow/python.h"
 #include "backends/k8s/jobset.h"
+#include "backends/k8s/trainjob.h"
 
 namespace flowc::backends::airflow {
 namespace {
@@ -686,9 +687,13 @@ class AirflowTarget final : public Backend {
       }
     }
     for (const ir::Step& step : flow.steps) {
-      if (step.parallel) {
-        size_t length = GangBaseName(flow, step).size() + kGangSuffixLength;
-        k8s::JobSetName name{length, 1, 1, "<flow>-<step>-<8 hex digits>"};
+      if (!step.parallel) continue;
+      size_t length = GangBaseName(flow, step).size() + kGangSuffixLength;
+      constexpr const char* kForm = "<flow>-<step>-<8 hex digits>";
+      if (step.trainjob) {
+        ok = k8s::CheckTrainJobNames(step, length, kForm, report) && ok;
+      } else {
+        k8s::JobSetName name{length, 1, 1, kForm};
         ok = k8s::CheckJobSetNames(flow, step, name, report) && ok;
       }
     }

@@ -11,9 +11,10 @@
 //     one runs once per element as written-out tasks; a foreach over a list
 //     param nested in another is error E050.
 //   - @parallel: a sensor in reschedule mode that creates the JobSet
-//     `--target jobset` emits for the step (one per try), waits for its
-//     terminal state without holding a worker slot and deletes it, and a
-//     teardown task that deletes what a step ended any other way left.
+//     `--target jobset` emits for the step (for a @trainjob step, the
+//     TrainJob `--target argo` creates), one per try, waits for its end
+//     without holding a worker slot and deletes it, and a teardown task
+//     that deletes what a step ended any other way left.
 //   - objects beside the pods (claim templates, ConfigMaps): created by setup
 //     tasks before the tasks that need them (k8s_delivery.h).
 // The registry (backends/registry.cc) lists AirflowBackend().

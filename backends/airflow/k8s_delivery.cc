@@ -9,6 +9,7 @@
 #include "backends/airflow/pod_kwargs.h"
 #include "backends/k8s/jobset.h"
 #include "backends/k8s/objects.h"
+#include "backends/k8s/trainjob.h"
 
 namespace flowc::backends::airflow {
 namespace {
@@ -49,9 +50,10 @@ nlohmann::json GangEnds(const std::string& kind) {
     return {{"succeeded", json::array({{{"field", "terminalState"}, {"value", "Completed"}}})},
             {"failed", json::array({{{"field", "terminalState"}, {"value", "Failed"}}})}};
   }
-  // trainer.kubeflow.org/v1alpha1 TrainJob: conditions Complete and Failed.
-  return {{"succeeded", json::array({{{"condition", "Complete"}}})},
-          {"failed", json::array({{{"condition", "Failed"}}})}};
+  // trainer.kubeflow.org/v1alpha1 TrainJob: conditions Complete and Failed
+  // (backends/k8s/trainjob.h).
+  return {{"succeeded", json::array({{{"condition", k8s::kTrainJobComplete}}})},
+          {"failed", json::array({{{"condition", k8s::kTrainJobFailed}}})}};
 }
 
 }  // namespace
@@ -102,17 +104,25 @@ std::string GangBaseName(const ir::Flow& flow, const ir::Step& step) {
 Gang StepGang(const ir::Flow& flow, const ir::Step& step) {
   YAML::Emitter yaml;
   GangStrings strings(flow);
-  k8s::EmitStepJobSet(yaml, flow, step, GangBaseName(flow, step), strings);
+  const std::string base = GangBaseName(flow, step);
+  if (step.trainjob) {
+    // The TrainingRuntime it references is one of the flow's objects, which
+    // the step's setup task creates first (PlanObjectSetups).
+    k8s::EmitStepTrainJob(yaml, flow, step, base, strings);
+  } else {
+    k8s::EmitStepJobSet(yaml, flow, step, base, strings);
+  }
   std::string text = yaml.c_str();
   if (text.empty() || text.back() != '\n') text += '\n';
-  return {"JobSet", text};
+  return {step.trainjob ? "TrainJob" : "JobSet", text};
 }
 
 std::string GangsBlock(const std::map<std::string, Gang>& gangs) {
   std::string out =
-      "\n\n# The gang each @parallel step runs: the one `flowc compile --target jobset` emits\n"
-      "# for the step. flowc_gang renders its commands, names it per try and waits for it\n"
-      "# as a sensor in reschedule mode, holding no worker slot between pokes.\n"
+      "\n\n# The gang each @parallel step runs: the JobSet `flowc compile --target jobset` emits\n"
+      "# for the step, or the TrainJob `--target argo` creates for a @trainjob step. flowc_gang\n"
+      "# renders its commands, names it per try and waits for it as a sensor in reschedule\n"
+      "# mode, holding no worker slot between pokes.\n"
       "FLOWC_GANGS = {\n";
   std::map<std::string, nlohmann::json> kinds;
   for (const auto& [name, gang] : gangs) {

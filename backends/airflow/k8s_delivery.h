@@ -42,7 +42,7 @@ std::string ObjectsBlock(const ir::Flow& flow);
 std::string GangBaseName(const ir::Flow& flow, const ir::Step& step);
 inline constexpr size_t kGangSuffixLength = 9;
 struct Gang {
-  std::string kind;  // "JobSet"
+  std::string kind;  // "JobSet", or "TrainJob" for a @trainjob step
   std::string yaml;
 };
 Gang StepGang(const ir::Flow& flow, const ir::Step& step);

@@ -576,20 +576,23 @@ def airflow_expected_runs(ir, params, step_name):
     return count
 
 
-def airflow_created_jobset_pod(created, where, problems):
-    """The pod of the JobSet a @parallel task created through KubernetesHook."""
+# What a @parallel task creates through KubernetesHook, by kind: (group, version, plural).
+AIRFLOW_GANG_APIS = {"JobSet": ("jobset.x-k8s.io", "v1alpha2", "jobsets"),
+                     "TrainJob": ("trainer.kubeflow.org", "v1alpha1", "trainjobs")}
+
+
+def airflow_created_gang_pod(created, runtimes, where, problems):
+    """The pod of the JobSet or TrainJob a @parallel task created through KubernetesHook;
+    `runtimes`: the objects the DAG's setup tasks created (a TrainJob's TrainingRuntime)."""
     body = created["body"]
-    if created["group"] != "jobset.x-k8s.io" or created["version"] != "v1alpha2" or \
-            created["plural"] != "jobsets" or body.get("kind") != "JobSet":
+    api = AIRFLOW_GANG_APIS.get(body.get("kind"))
+    if api != (created["group"], created["version"], created["plural"]):
         problems.append(f"{where}: created {created['group']}/{created['version']} "
                         f"{created['plural']} {body.get('kind')}")
     if created.get("namespace") != body["metadata"].get("namespace"):
         problems.append(f"{where}: created in namespace {created.get('namespace')!r}, "
                         f"its manifest says {body['metadata'].get('namespace')!r}")
-    rjobs = body["spec"]["replicatedJobs"]
-    if len(rjobs) != 1:
-        problems.append(f"{where}: {len(rjobs)} replicated jobs")
-    return jobset_job_pod(body, rjobs[0], where, problems)
+    return gang_manifest_pod(body, runtimes, where, problems)
 
 
 def airflow_record_label(record):
@@ -629,8 +632,12 @@ def airflow_pods(dag_path, ir, problems=None, where=None):
             if kind == "pods":
                 pod = record["pod"]
             else:
-                pod = airflow_created_jobset_pod(record["jobset"], f"{where}: {label}", problems)
-                label += ", JobSet"
+                created = record["jobset"]
+                pod = airflow_created_gang_pod(created, out["objects"], f"{where}: {label}",
+                                               problems)
+                label += ", " + created["body"].get("kind", "?")
+                if not pod:  # the reason is among the problems
+                    continue
             pod = _with_commands(pod, lambda arg: MARKED.sub(r"{{\1}}", arg))
             # The element is a value (IR foreach items are not escaped for kubelet): the
             # container receives it as it is.

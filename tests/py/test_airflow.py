@@ -168,7 +168,7 @@ class FlowCheck:
                 if kind == "pods":
                     actual = record["pod"]
                 else:
-                    actual = self.jobset_pod(record["jobset"], step, where)
+                    actual = self.gang_pod(record["jobset"], step, out["objects"], where)
                 self.failures.extend(lib.diff_pods(expected, actual, where))
         for name in self.steps:
             count = len(runs.get(name, ()))
@@ -180,21 +180,28 @@ class FlowCheck:
         self.check_gangs(out)
         bodies = [j["jobset"]["body"] for j in out["jobsets"]]
         if bodies:
-            manifest = os.path.join(tmp, self.name + "-jobsets.yaml")
+            manifest = os.path.join(tmp, self.name + "-gangs.yaml")
             with open(manifest, "w", encoding="utf-8") as f:
                 yaml.safe_dump_all(bodies, f, allow_unicode=True, sort_keys=False)
             ok, report = lib.validate([manifest])
             if not ok:
-                self.fail(f"the JobSets its tasks create fail validation:\n{report}")
+                self.fail(f"the gangs its tasks create fail validation:\n{report}")
 
-    def jobset_pod(self, created, step, where):
+    def gang_pod(self, created, step, objects, where):
         nodes = step["parallel"]["nodes"]
-        rjobs = created["body"]["spec"]["replicatedJobs"]
-        job = rjobs[0]["template"]["spec"]
-        if len(rjobs) != 1 or job.get("parallelism") != nodes or job.get("completions") != nodes:
-            self.fail(f"{where}: the JobSet does not run {nodes} pods")
+        body = created["body"]
+        if body.get("kind") == "TrainJob":
+            runs = body["spec"]["trainer"].get("numNodes")
+        else:
+            rjobs = body["spec"]["replicatedJobs"]
+            job = rjobs[0]["template"]["spec"]
+            runs = job.get("parallelism") if job.get("completions") == nodes else None
+            if len(rjobs) != 1:
+                runs = None
+        if runs != nodes:
+            self.fail(f"{where}: the {body.get('kind')} does not run {nodes} pods")
         # The created object's kind and namespace are checked there, too.
-        return readers.airflow_created_jobset_pod(created, where, self.failures)
+        return readers.airflow_created_gang_pod(created, objects, where, self.failures)
 
     def check_dag(self, dag):
         if dag["dag_id"] != self.ir["flow"]:

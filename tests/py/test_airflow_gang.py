@@ -55,17 +55,6 @@ spec:
                     - name: KEEP
                       value: "{{ params.lr }}"
 """
-TRAINJOB = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: flow-train
-  namespace: ml
-spec:
-  runtimeRef:
-    name: flow-train-runtime
-"""
-TRAINJOB_ENDS = {"succeeded": [{"condition": "Complete"}], "failed": [{"condition": "Failed"}]}
 JOBSET_API = ("jobset.x-k8s.io", "v1alpha2", "jobsets")
 START = datetime.datetime(2025, 3, 1, 8, 0, 0, tzinfo=datetime.timezone.utc)
 
@@ -85,17 +74,31 @@ class TI:
 
 
 class Task:
+    """The operator's render_template, with the DAG's user_defined_filters."""
+
+    def __init__(self, filters):
+        self.filters = filters
+
     def render_template(self, content, values):
         import jinja2
-        return jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(
-            content).render(values)
+        env = jinja2.Environment(undefined=jinja2.StrictUndefined)
+        env.filters.update(self.filters)
+        return env.from_string(content).render(values)
+
+
+def dag_tables(sample):
+    """(FLOWC_GANGS, FLOWC_GANG_ENDS) as a compiled DAG has them (the backend's, not this
+    test's)."""
+    text = lib.compile_flow(sample, "airflow")
+
+    def literal(name):
+        return ast.literal_eval(text.split(f"\n{name} = ", 1)[1].split("\n}\n", 1)[0] + "\n}")
+
+    return literal("FLOWC_GANGS"), literal("FLOWC_GANG_ENDS")
 
 
 def dag_ends():
-    """FLOWC_GANG_ENDS as a compiled DAG has it (the backend's table, not this test's)."""
-    text = lib.compile_flow("samples/trainium_multinode.flow", "airflow")
-    literal = text.split("\nFLOWC_GANG_ENDS = ", 1)[1].split("\n}\n", 1)[0] + "\n}"
-    return ast.literal_eval(literal)
+    return dag_tables("samples/trainium_multinode.flow")[1]
 
 
 class Gangs:
@@ -110,7 +113,8 @@ class Gangs:
         self.ns["flowc_text"] = lambda v: v if isinstance(v, str) else str(v)
 
     def context(self, ti, run_id="manual__1"):
-        return {"ti": ti, "run_id": run_id, "params": {"lr": 0.5}, "task": Task()}
+        return {"ti": ti, "run_id": run_id, "params": {"lr": 0.5, "steps": 20000},
+                "task": Task({"flowc_text": self.ns["flowc_text"]})}
 
     def poke(self, ti, timeout_seconds=None, item="a", run_id="manual__1"):
         return self.ns["flowc_gang"](step="train", item=item, timeout_seconds=timeout_seconds,
@@ -241,11 +245,21 @@ def main():
     g.teardown()
     c.expect("teardown: nothing left is no error", g.names() == [])
 
-    # A TrainJob: the same code, its end rules as data.
+    # A @trainjob step's TrainJob, as the compiled sample has it: the same code, its end
+    # rules as data, its trainer's command rendered.
+    gangs, trainjob_ends = dag_tables("samples/trainjob_neuron_gang.flow")
+    c.expect("the DAG's end rules for TrainJob", trainjob_ends == {"TrainJob": {
+        "failed": [{"condition": "Failed"}], "succeeded": [{"condition": "Complete"}]}},
+        trainjob_ends)
+    trainjob = gangs["train"]
     for script, outcome in ((["Running", "Completed"], True), (["Running", "Failed"], False)):
-        g = Gangs(script, manifest=TRAINJOB, kind="TrainJob", ends=TRAINJOB_ENDS)
+        g = Gangs(script, manifest=trainjob, kind="TrainJob", ends=trainjob_ends["TrainJob"])
         ti = TI()
         g.poke(ti)
+        (stored,) = g.kube.objects.values()
+        command = stored["spec"]["trainer"]["command"]
+        c.expect(f"trainjob {script[-1]}: the trainer's command rendered",
+                 command[-2:] == ["--max-steps", "20000"], command)
         g.poke(ti)
         done = []
         result = raises(lambda: done.append(g.poke(ti)))

@@ -288,6 +288,16 @@ def self_test(outputs, tmp):
            r"the objects the DAG creates: the IR's ResourceClaimTemplate "
            r"eval-connected-neuron-[0-9a-f]{10} is not delivered")
 
+    trainjob = "samples/trainjob_neuron_gang.flow"
+    expect("Airflow: a TrainJob's argument changed", trainjob, "airflow",
+           lambda x: x.replace('      - conf/base.yaml\n', '      - conf/other.yaml\n', 1),
+           r"step 'train': target 'airflow' \[train, TrainJob\] vs ir: "
+           r"pod\.spec\.containers\[0\]\.command\[3\]: expected \"conf/base\.yaml\", "
+           r"got \"conf/other\.yaml\"")
+    expect("Airflow: a TrainJob's runtime not created", trainjob, "airflow",
+           lambda x: re.sub(r'\n *"TrainingRuntime/[^"]*",', "", x, count=1),
+           r"the Trainer cannot run the TrainJob")
+
     stress = "tests/flows/every_decorator.flow"
     expect("Argo: another param in a command", stress, "argo",
            lambda x: x.replace("echo start {{=sprig.replace('$', '$$', "

@@ -121,9 +121,10 @@ def flowc_api(obj):
     return {"group": group, "version": version, "plural": plural}
 
 
-# The gang each @parallel step runs: the one `flowc compile --target jobset` emits
-# for the step. flowc_gang renders its commands, names it per try and waits for it
-# as a sensor in reschedule mode, holding no worker slot between pokes.
+# The gang each @parallel step runs: the JobSet `flowc compile --target jobset` emits
+# for the step, or the TrainJob `--target argo` creates for a @trainjob step. flowc_gang
+# renders its commands, names it per try and waits for it as a sensor in reschedule
+# mode, holding no worker slot between pokes.
 FLOWC_GANGS = {
     "train": """\
 apiVersion: jobset.x-k8s.io/v1alpha2
@@ -273,16 +274,16 @@ def flowc_delete_gangs(hook, api, namespace, labels, keep=None):
 def flowc_gang(step, item=None, timeout_seconds=None, **context):
     """Runs a @parallel step's gang, as a sensor in reschedule mode: one short call per poke.
 
-    The gang is FLOWC_GANGS[step], written by the renderer of `flowc compile --target jobset`,
-    named for this try: try_number stays the same across the reschedules of a try (Airflow
-    2.9's TaskInstance._handle_reschedule decrements it again; from 2.10 only the scheduler
-    increments it, for a new try), so each try creates a gang of its own. On the first poke of
-    a try the gang is absent: it is created, and any gang of an earlier try of this task
+    The gang is FLOWC_GANGS[step], a JobSet or a TrainJob written by the shared Kubernetes
+    renderer, named for this try: try_number stays the same across the reschedules of a try
+    (Airflow 2.9's TaskInstance._handle_reschedule decrements it again; from 2.10 only the
+    scheduler increments it, for a new try), so each try creates a gang of its own. On the first
+    poke of a try the gang is absent: it is created, and any gang of an earlier try of this task
     instance (a cleared task) is deleted. Later pokes read its status. When it has ended it is
-    deleted, and the task succeeds or fails; a try older than `timeout_seconds` (@timeout,
-    from the gang's creation) deletes it and fails, and Airflow retries per @retry. Between
-    pokes the task holds no worker slot. Only the commands are templates: they are rendered
-    after the YAML is parsed, so no param value can change the manifest's structure.
+    deleted, and the task succeeds or fails; a try older than `timeout_seconds` (@timeout, from
+    the gang's creation) deletes it and fails, and Airflow retries per @retry. Between pokes the
+    task holds no worker slot. Only the commands are templates: they are rendered after the YAML
+    is parsed, so no param value can change the manifest's structure.
     """
     gang = yaml.safe_load(FLOWC_GANGS[step])
     ti = context["ti"]
@@ -331,13 +332,16 @@ def flowc_gang(step, item=None, timeout_seconds=None, **context):
 
 
 def flowc_render_commands(value, render):
-    """Renders every container's command inside a manifest (wherever its pods are)."""
+    """Renders every command inside a manifest: each container's, wherever its pods are, and
+    a TrainJob's `spec.trainer.command`, which the Trainer gives its container `node`."""
     if isinstance(value, dict):
         for key, item in value.items():
             if key in ("containers", "initContainers") and isinstance(item, list):
                 for container in item:
                     if "command" in container:
                         container["command"] = [render(arg) for arg in container["command"]]
+            elif key == "trainer" and isinstance(item, dict) and "command" in item:
+                item["command"] = [render(arg) for arg in item["command"]]
             else:
                 flowc_render_commands(item, render)
     elif isinstance(value, list):
