@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backends/argo/expr_names.h"
 #include "backends/argo/templating.h"
 #include "backends/argo/trainjob_template.h"
 #include "backends/k8s/jobset.h"
@@ -194,6 +195,7 @@ class Checker {
     CheckNamespace();
     CheckParams();
     CheckSchedule();
+    ok_ = CheckDependsNames(flow_, report_) && ok_;
     for (const ir::Step& step : flow_.steps) {
       CheckForeachItems(step);
       if (step.trainjob) {
