@@ -17,6 +17,7 @@
 #include "backends/k8s/jobset.h"
 #include "backends/k8s/objects.h"
 #include "backends/k8s/pod_yaml.h"
+#include "backends/k8s/yaml_scalar.h"
 #include "backends/k8s/trainjob.h"
 
 namespace flowc::backends::argo {
@@ -24,6 +25,8 @@ namespace {
 
 using diag::Code;
 using k8s::EmitString;
+using k8s::Key;
+using k8s::ValueScalar;
 
 constexpr const char* kApiVersion = "argoproj.io/v1alpha1";
 constexpr const char* kEntrypoint = "main";
@@ -328,11 +331,15 @@ class Renderer {
 
   void WorkflowTemplate() {
     out_ << YAML::BeginMap;
-    out_ << YAML::Key << "apiVersion" << YAML::Value << kApiVersion;
-    out_ << YAML::Key << "kind" << YAML::Value << "WorkflowTemplate";
+    Key(out_, "apiVersion");
+    ValueScalar(out_, kApiVersion);
+    Key(out_, "kind");
+    ValueScalar(out_, "WorkflowTemplate");
     Metadata();
-    out_ << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "entrypoint" << YAML::Value;
+    Key(out_, "spec");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "entrypoint");
+    out_ << YAML::Value;
     EmitString(out_, layout_.entry());
     Arguments();
     if (shared_pull_secrets_) {
@@ -346,7 +353,8 @@ class Renderer {
         break;
       }
     }
-    out_ << YAML::Key << "templates" << YAML::Value << YAML::BeginSeq;
+    Key(out_, "templates");
+    out_ << YAML::Value << YAML::BeginSeq;
     Dag(std::nullopt);
     for (size_t foreach_step : layout_.foreach_steps()) Dag(foreach_step);
     for (size_t i = 0; i < flow_.steps.size(); ++i) Leaf(i);
@@ -358,21 +366,29 @@ class Renderer {
   // The second document of the stream.
   void CronWorkflow() {
     out_ << YAML::BeginDoc << YAML::BeginMap;
-    out_ << YAML::Key << "apiVersion" << YAML::Value << kApiVersion;
-    out_ << YAML::Key << "kind" << YAML::Value << "CronWorkflow";
+    Key(out_, "apiVersion");
+    ValueScalar(out_, kApiVersion);
+    Key(out_, "kind");
+    ValueScalar(out_, "CronWorkflow");
     Metadata();
-    out_ << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    Key(out_, "spec");
+    out_ << YAML::Value << YAML::BeginMap;
     // `schedules` (Argo 3.6+; v4 dropped the singular `schedule`).
-    out_ << YAML::Key << "schedules" << YAML::Value << YAML::BeginSeq;
+    Key(out_, "schedules");
+    out_ << YAML::Value << YAML::BeginSeq;
     EmitString(out_, flow_.schedule->cron);
     out_ << YAML::EndSeq;
     if (!flow_.schedule->timezone.empty()) {
-      out_ << YAML::Key << "timezone" << YAML::Value;
+      Key(out_, "timezone");
+      out_ << YAML::Value;
       EmitString(out_, flow_.schedule->timezone);
     }
-    out_ << YAML::Key << "workflowSpec" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "workflowTemplateRef" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value;
+    Key(out_, "workflowSpec");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "workflowTemplateRef");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "name");
+    out_ << YAML::Value;
     EmitString(out_, flow_.k8s_name);
     out_ << YAML::EndMap << YAML::EndMap;
     out_ << YAML::EndMap;  // spec
@@ -395,13 +411,16 @@ class Renderer {
 
  private:
   void Metadata() {
-    out_ << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value;
+    Key(out_, "metadata");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "name");
+    out_ << YAML::Value;
     EmitString(out_, flow_.k8s_name);
     // Every step agrees (Checker::CheckNamespace).
     const std::string& ns = flow_.steps.front().pod.namespace_;
     if (!ns.empty()) {
-      out_ << YAML::Key << "namespace" << YAML::Value;
+      Key(out_, "namespace");
+      out_ << YAML::Value;
       EmitString(out_, ns);
     }
     out_ << YAML::EndMap;
@@ -411,14 +430,18 @@ class Renderer {
   // refuses to submit the workflow without one.
   void Arguments() {
     if (flow_.params.empty()) return;
-    out_ << YAML::Key << "arguments" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
+    Key(out_, "arguments");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "parameters");
+    out_ << YAML::Value << YAML::BeginSeq;
     for (const ir::Param& param : flow_.params) {
       out_ << YAML::BeginMap;
-      out_ << YAML::Key << "name" << YAML::Value;
+      Key(out_, "name");
+      out_ << YAML::Value;
       EmitString(out_, param.name);
       if (param.default_json) {
-        out_ << YAML::Key << "value" << YAML::Value;
+        Key(out_, "value");
+        out_ << YAML::Value;
         std::string value = ParamValue(param);
         if (param.type == ir::Param::Type::kList && IsPrintableAscii(value)) {
           out_ << YAML::SingleQuoted << value;  // JSON reads better without escaped quotes
@@ -434,17 +457,25 @@ class Renderer {
   // `inputs: {parameters: [{name: item}]}`, for the templates of a body.
   void ItemInputs(std::optional<size_t> scope) {
     if (!scope) return;
-    out_ << YAML::Key << "inputs" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
-    out_ << YAML::BeginMap << YAML::Key << "name" << YAML::Value << kItemParameter;
+    Key(out_, "inputs");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "parameters");
+    out_ << YAML::Value << YAML::BeginSeq;
+    out_ << YAML::BeginMap;
+    Key(out_, "name");
+    ValueScalar(out_, kItemParameter);
     out_ << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
   }
 
   void ItemArgument(const std::string& value) {
-    out_ << YAML::Key << "arguments" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value << kItemParameter;
-    out_ << YAML::Key << "value" << YAML::Value;
+    Key(out_, "arguments");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "parameters");
+    out_ << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    Key(out_, "name");
+    ValueScalar(out_, kItemParameter);
+    Key(out_, "value");
+    out_ << YAML::Value;
     EmitString(out_, value);
     out_ << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
   }
@@ -453,11 +484,14 @@ class Renderer {
   // about pods goes here: Argo ignores scheduling fields on a DAG template.
   void Dag(std::optional<size_t> scope) {
     out_ << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value;
+    Key(out_, "name");
+    out_ << YAML::Value;
     EmitString(out_, scope ? layout_.body_name(*scope) : layout_.entry());
     ItemInputs(scope);
-    out_ << YAML::Key << "dag" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "tasks" << YAML::Value << YAML::BeginSeq;
+    Key(out_, "dag");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "tasks");
+    out_ << YAML::Value << YAML::BeginSeq;
     for (size_t i = 0; i < flow_.steps.size(); ++i) {
       if (Layout::ScopeOf(flow_.steps[i]) != scope) continue;
       StepTask(i, scope);
@@ -493,10 +527,12 @@ class Renderer {
     // Argo reads the items with the task, strictly, before it iterates: they
     // are written encoded, and decoded where they are used (templating.h).
     if (!foreach.param.empty()) {
-      out_ << YAML::Key << "withParam" << YAML::Value;
+      Key(out_, "withParam");
+      out_ << YAML::Value;
       EmitString(out_, ItemsOfParam(foreach.param));
     } else {
-      out_ << YAML::Key << "withItems" << YAML::Value << YAML::BeginSeq;
+      Key(out_, "withItems");
+      out_ << YAML::Value << YAML::BeginSeq;
       for (const std::string& item : foreach.items) EmitString(out_, EncodeItem(item));
       out_ << YAML::EndSeq;
     }
@@ -506,9 +542,11 @@ class Renderer {
   // A task's `name` and `template`, which flowc names alike. Quoted like
   // any string where YAML 1.1 would read a step named `on` as a bool.
   void NameAndTemplate(const std::string& name) {
-    out_ << YAML::Key << "name" << YAML::Value;
+    Key(out_, "name");
+    out_ << YAML::Value;
     EmitString(out_, name);
-    out_ << YAML::Key << "template" << YAML::Value;
+    Key(out_, "template");
+    out_ << YAML::Value;
     EmitString(out_, name);
   }
 
@@ -520,14 +558,16 @@ class Renderer {
       if (!depends.empty()) depends += " && ";
       depends += task;
     }
-    out_ << YAML::Key << "depends" << YAML::Value;
+    Key(out_, "depends");
+    out_ << YAML::Value;
     EmitString(out_, depends);
   }
 
   void Leaf(size_t i) {
     const ir::Step& step = flow_.steps[i];
     out_ << YAML::BeginMap;
-    out_ << YAML::Key << "name" << YAML::Value;
+    Key(out_, "name");
+    out_ << YAML::Value;
     EmitString(out_, layout_.step_name(i));
     ItemInputs(Layout::ScopeOf(step));
     if (step.parallel) {
@@ -547,7 +587,8 @@ class Renderer {
     ArgoStrings strings({RefStyle::kContainer, HasReference(step.pod, graph::Segment::Kind::kItem)},
                         step.pod);
     if (!step.pod.labels.empty() || !step.pod.annotations.empty()) {
-      out_ << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+      Key(out_, "metadata");
+      out_ << YAML::Value << YAML::BeginMap;
       k8s::EmitPodMetadataFields(out_, step.pod, strings);
       out_ << YAML::EndMap;
     }
@@ -570,13 +611,16 @@ class Renderer {
       if (patch_pull_secrets) k8s::EmitImagePullSecrets(patch, step.pod, strings);
       if (patch_claims) k8s::EmitResourceClaims(patch, step.pod, strings);
       patch << YAML::EndMap;
-      out_ << YAML::Key << "podSpecPatch" << YAML::Value << YAML::Literal << patch.c_str();
+      Key(out_, "podSpecPatch");
+      out_ << YAML::Value << YAML::Literal << patch.c_str();
     }
-    out_ << YAML::Key << "container" << YAML::Value;
+    Key(out_, "container");
+    out_ << YAML::Value;
     k8s::EmitContainer(out_, step.pod, strings);
     RetryStrategy(step);
     if (step.timeout_seconds) {
-      out_ << YAML::Key << "activeDeadlineSeconds" << YAML::Value << *step.timeout_seconds;
+      Key(out_, "activeDeadlineSeconds");
+      out_ << YAML::Value << *step.timeout_seconds;
     }
     Collect(i, strings);
   }
@@ -585,12 +629,17 @@ class Renderer {
   // target, after the step's wait.
   void RetryStrategy(const ir::Step& step) {
     if (!Retried(step)) return;
-    out_ << YAML::Key << "retryStrategy" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "limit" << YAML::Value << step.retry->times;
-    out_ << YAML::Key << "retryPolicy" << YAML::Value << "Always";
+    Key(out_, "retryStrategy");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "limit");
+    out_ << YAML::Value << step.retry->times;
+    Key(out_, "retryPolicy");
+    ValueScalar(out_, "Always");
     if (step.retry->minutes_between_retries > 0) {
-      out_ << YAML::Key << "backoff" << YAML::Value << YAML::BeginMap;
-      out_ << YAML::Key << "duration" << YAML::Value;
+      Key(out_, "backoff");
+      out_ << YAML::Value << YAML::BeginMap;
+      Key(out_, "duration");
+      out_ << YAML::Value;
       EmitString(out_, fmt::format("{}m", step.retry->minutes_between_retries));
       out_ << YAML::EndMap;
     }
@@ -619,7 +668,8 @@ class Renderer {
     // would already have swallowed it.
     ArgoStrings strings({spliced ? RefStyle::kManifest : RefStyle::kContainer, item}, step.pod);
     YAML::Emitter manifest;
-    if (spliced) manifest.SetStringFormat(YAML::DoubleQuoted);
+    std::optional<k8s::DoubleQuotedStrings> quoted;
+    if (spliced) quoted.emplace(manifest);
     // A @trainjob step's gang is a TrainJob, named the same way.
     if (step.trainjob) {
       k8s::EmitStepTrainJob(manifest, flow_, step, name, strings);
@@ -628,15 +678,21 @@ class Renderer {
     }
     Collect(i, strings);
 
-    out_ << YAML::Key << "resource" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "action" << YAML::Value << "create";
+    Key(out_, "resource");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "action");
+    ValueScalar(out_, "create");
     // The workflow owns the JobSet: deleting the workflow deletes it.
-    out_ << YAML::Key << "setOwnerReference" << YAML::Value << true;
-    out_ << YAML::Key << "successCondition" << YAML::Value
+    Key(out_, "setOwnerReference");
+    out_ << YAML::Value << true;
+    Key(out_, "successCondition");
+    out_ << YAML::Value
          << (step.trainjob ? TrainJobSuccessCondition(*step.trainjob) : kJobSetSucceeded);
-    out_ << YAML::Key << "failureCondition" << YAML::Value
+    Key(out_, "failureCondition");
+    out_ << YAML::Value
          << (step.trainjob ? TrainJobFailureCondition() : kJobSetFailed);
-    out_ << YAML::Key << "manifest" << YAML::Value << YAML::Literal << manifest.c_str();
+    Key(out_, "manifest");
+    out_ << YAML::Value << YAML::Literal << manifest.c_str();
     out_ << YAML::EndMap;
     RetryStrategy(step);
   }

@@ -65,48 +65,64 @@ void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
                        const std::vector<std::string>& depends_on, const StringPolicy& strings) {
   const int64_t pods = PodCount(step);
   out << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value;
+  Key(out, "name");
+  out << YAML::Value;
   EmitString(out, step.k8s_name);
   // One Job per step: the step's N nodes are the N indexes of that Job, so
   // FLOWC_NODE_INDEX is the completion index and node 0 has a stable name.
-  out << YAML::Key << "replicas" << YAML::Value << 1;
+  Key(out, "replicas");
+  out << YAML::Value << 1;
   if (!depends_on.empty()) {
-    out << YAML::Key << "dependsOn" << YAML::Value << YAML::BeginSeq;
+    Key(out, "dependsOn");
+    out << YAML::Value << YAML::BeginSeq;
     for (const std::string& name : depends_on) {
       out << YAML::BeginMap;
-      out << YAML::Key << "name" << YAML::Value;
+      Key(out, "name");
+      out << YAML::Value;
       EmitString(out, name);
-      out << YAML::Key << "status" << YAML::Value << "Complete";
+      Key(out, "status");
+      ValueScalar(out, "Complete");
       out << YAML::EndMap;
     }
     out << YAML::EndSeq;
   }
-  out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+  Key(out, "template");
+  out << YAML::Value << YAML::BeginMap;
   if (step.parallel && !step.parallel->exclusive_topology.empty()) {
     // One Job per node-label value: the JobSet controller copies this
     // annotation of the replicated job's template to the Job and its pods,
     // and its pod webhook makes the follower pods follow the leader's
     // topology domain (kubernetes-sigs/jobset
     // pkg/controllers/jobset_controller.go, labelAndAnnotateObject).
-    out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << kExclusiveTopology << YAML::Value;
+    Key(out, "metadata");
+    out << YAML::Value << YAML::BeginMap;
+    Key(out, "annotations");
+    out << YAML::Value << YAML::BeginMap;
+    Key(out, kExclusiveTopology);
+    out << YAML::Value;
     EmitString(out, step.parallel->exclusive_topology);
     out << YAML::EndMap << YAML::EndMap;
   }
-  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "completionMode" << YAML::Value << "Indexed";
+  Key(out, "spec");
+  out << YAML::Value << YAML::BeginMap;
+  Key(out, "completionMode");
+  ValueScalar(out, "Indexed");
   // completions is always written: without it the JobSet webhook skips its
   // pod-name length check.
-  out << YAML::Key << "parallelism" << YAML::Value << pods;
-  out << YAML::Key << "completions" << YAML::Value << pods;
+  Key(out, "parallelism");
+  out << YAML::Value << pods;
+  Key(out, "completions");
+  out << YAML::Value << pods;
   // A failed pod fails the Job at once; @retry restarts the JobSet instead
   // (failurePolicy), so a retry always means the whole gang again.
-  out << YAML::Key << "backoffLimit" << YAML::Value << 0;
+  Key(out, "backoffLimit");
+  out << YAML::Value << 0;
   if (step.timeout_seconds) {
-    out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << *step.timeout_seconds;
+    Key(out, "activeDeadlineSeconds");
+    out << YAML::Value << *step.timeout_seconds;
   }
-  out << YAML::Key << "template" << YAML::Value;
+  Key(out, "template");
+  out << YAML::Value;
   EmitPodTemplate(out, step.pod, strings);
   out << YAML::EndMap;  // spec
   out << YAML::EndMap;  // template
@@ -116,19 +132,26 @@ void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
 void EmitStepJobSet(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::Step& step,
                     std::string_view jobset_name, const StringPolicy& strings) {
   out << YAML::BeginMap;
-  out << YAML::Key << "apiVersion" << YAML::Value << kJobSetApiVersion;
-  out << YAML::Key << "kind" << YAML::Value << "JobSet";
-  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value;
+  Key(out, "apiVersion");
+  ValueScalar(out, kJobSetApiVersion);
+  Key(out, "kind");
+  ValueScalar(out, "JobSet");
+  Key(out, "metadata");
+  out << YAML::Value << YAML::BeginMap;
+  Key(out, "name");
+  out << YAML::Value;
   EmitString(out, jobset_name);
   if (!step.pod.namespace_.empty()) {
-    out << YAML::Key << "namespace" << YAML::Value;
+    Key(out, "namespace");
+    out << YAML::Value;
     EmitString(out, strings.Literal(step.pod.namespace_));
   }
   out << YAML::EndMap;
-  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  Key(out, "spec");
+  out << YAML::Value << YAML::BeginMap;
   EmitJobSetNetwork(out);
-  out << YAML::Key << "replicatedJobs" << YAML::Value << YAML::BeginSeq;
+  Key(out, "replicatedJobs");
+  out << YAML::Value << YAML::BeginSeq;
   EmitReplicatedJob(out, step, {}, strings);
   out << YAML::EndSeq;
   out << YAML::EndMap;  // spec
@@ -139,8 +162,10 @@ void EmitJobSetNetwork(YAML::Emitter& out) {
   // DNS hostnames give node 0 the stable name FLOWC_MAIN_ADDR spells out,
   // `<jobset>-<step>-0-0.<subdomain>`. The subdomain is left to its default,
   // the JobSet's own name, which the IR's FLOWC_MAIN_ADDR relies on.
-  out << YAML::Key << "network" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "enableDNSHostnames" << YAML::Value << true;
+  Key(out, "network");
+  out << YAML::Value << YAML::BeginMap;
+  Key(out, "enableDNSHostnames");
+  out << YAML::Value << true;
   out << YAML::EndMap;
 }
 

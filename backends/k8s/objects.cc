@@ -8,19 +8,11 @@
 namespace flowc::backends::k8s {
 namespace {
 
-void Key(YAML::Emitter& out, std::string_view key) { out << YAML::Key << std::string(key); }
-
-void StringField(YAML::Emitter& out, std::string_view key, std::string_view value) {
-  Key(out, key);
-  out << YAML::Value;
-  EmitString(out, value);
-}
-
 // `requests: [<name>]`, the list every constraint and config names.
 void RequestNames(YAML::Emitter& out, const std::string& request) {
   Key(out, "requests");
   out << YAML::Value << YAML::Flow << YAML::BeginSeq;
-  EmitString(out, request);
+  EmitFlowString(out, request);
   out << YAML::EndSeq;
 }
 
@@ -41,7 +33,10 @@ void EmitClaimTemplateSpec(YAML::Emitter& out, const ir::ResourceClaimTemplate& 
   out << YAML::Value << YAML::BeginMap;
   StringField(out, "deviceClassName", t.device_class);
   StringField(out, "allocationMode", t.allocation_mode);
-  if (t.allocation_mode == "ExactCount") out << YAML::Key << "count" << YAML::Value << t.count;
+  if (t.allocation_mode == "ExactCount") {
+    Key(out, "count");
+    out << YAML::Value << t.count;
+  }
   if (!t.selectors.empty()) {
     Key(out, "selectors");
     out << YAML::Value << YAML::BeginSeq;
@@ -88,7 +83,8 @@ void EmitClaimTemplateSpec(YAML::Emitter& out, const ir::ResourceClaimTemplate& 
 }
 
 void EmitConfigMapContent(YAML::Emitter& out, const ir::ConfigMap& map) {
-  out << YAML::Key << "immutable" << YAML::Value << true;
+  Key(out, "immutable");
+  out << YAML::Value << true;
   bool text = false, binary = false;
   for (const ir::ConfigMapFile& f : map.files) (f.binary ? binary : text) = true;
   if (text) {
@@ -122,10 +118,13 @@ void EmitObject(YAML::Emitter& out, const ir::Object& object) {
   const auto* claim_template = std::get_if<ir::ResourceClaimTemplate>(&object.spec);
   const auto* runtime = std::get_if<ir::TrainingRuntime>(&object.spec);
   out << YAML::BeginMap;
-  out << YAML::Key << "apiVersion" << YAML::Value
+  Key(out, "apiVersion");
+  out << YAML::Value
       << (claim_template ? kResourceApiVersion : runtime ? kTrainerApiVersion : "v1");
-  out << YAML::Key << "kind" << YAML::Value << object.kind();
-  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+  Key(out, "kind");
+  ValueScalar(out, object.kind());
+  Key(out, "metadata");
+  out << YAML::Value << YAML::BeginMap;
   StringField(out, "name", object.name);
   if (!object.namespace_.empty()) StringField(out, "namespace", object.namespace_);
   out << YAML::EndMap;

@@ -1,110 +1,7 @@
 #include "backends/k8s/pod_yaml.h"
 
-#include <cstdint>
-
 namespace flowc::backends::k8s {
 namespace {
-
-char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (Lower(a[i]) != Lower(b[i])) return false;
-  }
-  return true;
-}
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// True when a YAML 1.1 or 1.2 reader could resolve the plain scalar `value`
-// to something other than a string. Deliberately broader than the resolvers:
-// quoting a string that did not need it costs two characters, while missing
-// one turns "0755" into 493 or "no" into false on some reader (sigs.k8s.io/yaml
-// and PyYAML read YAML 1.1; yaml-cpp and most newer tools read 1.2).
-bool ResolvesToNonString(std::string_view value) {
-  if (value.empty()) return true;  // null
-  // Null, and the bools of YAML 1.1 (y|yes|true|on and their negations) and
-  // 1.2, in any capitalisation; a few of these are strings to some readers,
-  // which is no reason not to quote them.
-  static constexpr std::string_view kWords[] = {"~",  "null", "y",    "n",     "yes", "no",
-                                                "on", "off",  "true", "false", "<<",  "="};
-  for (std::string_view word : kWords) {
-    if (EqualsIgnoreCase(value, word)) return true;
-  }
-  // Numbers and timestamps all start with a digit, a dot or a sign followed
-  // by one of those: ints in any base (0755, 0o17, 0x1F, 0b101, 1_000,
-  // 1:20 sexagesimal), floats (1.0, .5, 1e3, .inf, -.nan) and dates
-  // (2001-12-14). Any string starting that way is quoted.
-  // Document markers, which some readers take for the end of the document
-  // even after an indicator ("- ---").
-  if (value.substr(0, 3) == "---" || value.substr(0, 3) == "...") return true;
-  size_t i = 0;
-  if (value[0] == '+' || value[0] == '-') i = 1;
-  if (i < value.size() && (IsDigit(value[i]) || value[i] == '.')) return true;
-  return false;
-}
-
-// Decodes the UTF-8 code point at value[i], advancing i; returns -1 for an
-// invalid sequence (and advances one byte).
-int32_t NextCodePoint(std::string_view value, size_t& i) {
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(value[k]); };
-  unsigned char b0 = byte(i);
-  int length = b0 < 0x80           ? 1
-               : (b0 >> 5) == 0x6  ? 2
-               : (b0 >> 4) == 0xE  ? 3
-               : (b0 >> 3) == 0x1E ? 4
-                                   : 0;
-  if (length == 0 || i + length > value.size()) {
-    ++i;
-    return -1;
-  }
-  int32_t cp = length == 1   ? b0
-               : length == 2 ? (b0 & 0x1F)
-               : length == 3 ? (b0 & 0x0F)
-                             : (b0 & 0x07);
-  for (int k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) {
-      ++i;
-      return -1;
-    }
-    cp = (cp << 6) | (byte(i + k) & 0x3F);
-  }
-  i += length;
-  return cp;
-}
-
-enum class Characters {
-  kPlain,     // printable, no line breaks: the emitter's own rules suffice
-  kEscapes,   // controls or line breaks: double quotes with escapes
-  kNonAscii,  // characters yaml-cpp would write raw though a YAML reader
-              // rejects or folds them: escape every non-ASCII character
-};
-
-// What `value` needs beyond the emitter's own plain-scalar rules. yaml-cpp
-// 0.7 writes DEL (U+007F) and the line separators U+2028/U+2029 raw, even
-// between double quotes; PyYAML rejects the first and folds the others into
-// spaces, so only escaping them keeps the string intact.
-Characters Classify(std::string_view value) {
-  Characters result = Characters::kPlain;
-  for (size_t i = 0; i < value.size();) {
-    int32_t cp = NextCodePoint(value, i);
-    if (cp < 0 || cp == 0x7F || cp == 0x2028 || cp == 0x2029 || cp == 0xFFFE || cp == 0xFFFF ||
-        (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return Characters::kNonAscii;
-    }
-    if (cp < 0x20 || (cp >= 0x80 && cp < 0xA0) || cp == 0xFEFF) result = Characters::kEscapes;
-  }
-  return result;
-}
-
-void Key(YAML::Emitter& out, std::string_view key) { out << YAML::Key << std::string(key); }
-
-void StringField(YAML::Emitter& out, std::string_view key, std::string_view value) {
-  Key(out, key);
-  out << YAML::Value;
-  EmitString(out, value);
-}
 
 // A user string map (labels, annotations, nodeSelector, resource lists),
 // keys and values both through the target's policy.
@@ -162,7 +59,10 @@ void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy
     out << YAML::BeginMap;
     StringField(out, "name", strings.Literal(mount.name));
     StringField(out, "mountPath", strings.Literal(mount.mount_path));
-    if (mount.read_only) out << YAML::Key << "readOnly" << YAML::Value << true;
+    if (mount.read_only) {
+      Key(out, "readOnly");
+      out << YAML::Value << true;
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -196,42 +96,30 @@ void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod) {
   const ir::SecurityContext& context = *pod.security_context;
   Key(out, "securityContext");
   out << YAML::Value << YAML::BeginMap;
-  if (context.privileged) out << YAML::Key << "privileged" << YAML::Value << *context.privileged;
+  if (context.privileged) {
+    Key(out, "privileged");
+    out << YAML::Value << *context.privileged;
+  }
   if (context.allow_privilege_escalation) {
-    out << YAML::Key << "allowPrivilegeEscalation" << YAML::Value
+    Key(out, "allowPrivilegeEscalation");
+    out << YAML::Value
         << *context.allow_privilege_escalation;
   }
-  if (context.run_as_user) out << YAML::Key << "runAsUser" << YAML::Value << *context.run_as_user;
+  if (context.run_as_user) {
+    Key(out, "runAsUser");
+    out << YAML::Value << *context.run_as_user;
+  }
   if (context.run_as_group) {
-    out << YAML::Key << "runAsGroup" << YAML::Value << *context.run_as_group;
+    Key(out, "runAsGroup");
+    out << YAML::Value << *context.run_as_group;
   }
   if (context.run_as_non_root) {
-    out << YAML::Key << "runAsNonRoot" << YAML::Value << *context.run_as_non_root;
+    Key(out, "runAsNonRoot");
+    out << YAML::Value << *context.run_as_non_root;
   }
   out << YAML::EndMap;
 }
 
-void EmitString(YAML::Emitter& out, std::string_view value) {
-  std::string text(value);
-  switch (Classify(value)) {
-    case Characters::kNonAscii:
-      // Both manipulators apply to this one scalar only.
-      out << YAML::EscapeNonAscii << YAML::DoubleQuoted << text;
-      return;
-    case Characters::kEscapes:
-      out << YAML::DoubleQuoted << text;
-      return;
-    case Characters::kPlain:
-      break;
-  }
-  if (ResolvesToNonString(value)) {
-    out << YAML::DoubleQuoted << text;
-  } else {
-    // yaml-cpp still quotes what it cannot write plain (": ", " #", a leading
-    // indicator, surrounding spaces).
-    out << text;
-  }
-}
 
 void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
   StringMap(out, "labels", pod.labels, strings);
@@ -265,7 +153,8 @@ void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
   if (pod.port) {
     Key(out, "ports");
     out << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-    out << YAML::Key << "containerPort" << YAML::Value << *pod.port;
+    Key(out, "containerPort");
+    out << YAML::Value << *pod.port;
     out << YAML::EndMap << YAML::EndSeq;
   }
   if (!pod.working_dir.empty()) StringField(out, "workingDir", strings.Literal(pod.working_dir));
@@ -283,7 +172,8 @@ void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy&
     if (!toleration.value.empty()) StringField(out, "value", strings.Literal(toleration.value));
     if (!toleration.effect.empty()) StringField(out, "effect", strings.Literal(toleration.effect));
     if (toleration.toleration_seconds) {
-      out << YAML::Key << "tolerationSeconds" << YAML::Value << *toleration.toleration_seconds;
+      Key(out, "tolerationSeconds");
+      out << YAML::Value << *toleration.toleration_seconds;
     }
     out << YAML::EndMap;
   }
@@ -301,7 +191,8 @@ void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& str
       case ir::Volume::Kind::kMemory:
         Key(out, "emptyDir");
         out << YAML::Value << YAML::BeginMap;
-        out << YAML::Key << "medium" << YAML::Value << "Memory";
+        Key(out, "medium");
+        ValueScalar(out, "Memory");
         if (!volume.size_limit.empty()) {
           StringField(out, "sizeLimit", strings.Literal(volume.size_limit));
         }
@@ -390,7 +281,8 @@ void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy&
   out << YAML::Value << YAML::BeginMap;
   // A failed pod is never restarted in place: retries belong to the
   // target (JobSet failurePolicy, Argo retryStrategy), so they mean one thing.
-  out << YAML::Key << "restartPolicy" << YAML::Value << "Never";
+  Key(out, "restartPolicy");
+  ValueScalar(out, "Never");
   EmitPodSpecFields(out, pod, strings);
   Key(out, "containers");
   out << YAML::Value << YAML::BeginSeq;

@@ -17,6 +17,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "backends/k8s/yaml_scalar.h"
 #include "compiler/ir/ir.h"
 
 namespace flowc::backends::k8s {
@@ -29,11 +30,6 @@ class StringPolicy {
   // Any other user string, escaped so the target's templating leaves it be.
   virtual std::string Literal(std::string_view text) const { return std::string(text); }
 };
-
-// Emits `value` as a YAML string scalar, double-quoted whenever a YAML 1.1 or
-// 1.2 reader would otherwise take it for another type ("yes", "1.0", "null",
-// "0755", "~", "") so that it reads back as the same string.
-void EmitString(YAML::Emitter& out, std::string_view value);
 
 // Pod-level parts, each emitted as key/value pairs into a map the caller has
 // opened. Every function emits nothing for a field the pod leaves unset.

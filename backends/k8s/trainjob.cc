@@ -21,14 +21,6 @@ class RuntimeStrings final : public StringPolicy {
   std::string Text(const ir::Text& text) const override { return text.ToFlowString(); }
 };
 
-void Key(YAML::Emitter& out, std::string_view key) { out << YAML::Key << std::string(key); }
-
-void StringField(YAML::Emitter& out, std::string_view key, std::string_view value) {
-  Key(out, key);
-  out << YAML::Value;
-  EmitString(out, value);
-}
-
 // `annotations: {<exclusive topology>}` of the trainer job's template, as
 // jobset.cc writes it for a step's own JobSet.
 void EmitJobAnnotations(YAML::Emitter& out, const std::string& exclusive_topology) {
@@ -123,7 +115,8 @@ void EmitTrainingRuntimeSpec(YAML::Emitter& out, const ir::TrainingRuntime& runt
   // these, and it gives torchrun its PET_* env (plugins/torch/torch.go).
   Key(out, "mlPolicy");
   out << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "numNodes" << YAML::Value << runtime.num_nodes;
+  Key(out, "numNodes");
+  out << YAML::Value << runtime.num_nodes;
   Key(out, "torch");
   out << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::EndMap;
   out << YAML::EndMap;
@@ -138,7 +131,8 @@ void EmitTrainingRuntimeSpec(YAML::Emitter& out, const ir::TrainingRuntime& runt
   Key(out, "replicatedJobs");
   out << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   StringField(out, "name", ir::kTrainerJob);
-  out << YAML::Key << "replicas" << YAML::Value << 1;
+  Key(out, "replicas");
+  out << YAML::Value << 1;
   Key(out, "template");
   out << YAML::Value << YAML::BeginMap;
   Key(out, "metadata");
@@ -154,10 +148,14 @@ void EmitTrainingRuntimeSpec(YAML::Emitter& out, const ir::TrainingRuntime& runt
   // As a step's own JobSet (jobset.cc EmitReplicatedJob): one indexed Job of
   // N pods that fails at its first failed pod; the engine retries the step,
   // and @timeout is the TrainJob's deadline.
-  out << YAML::Key << "completionMode" << YAML::Value << "Indexed";
-  out << YAML::Key << "parallelism" << YAML::Value << runtime.num_nodes;
-  out << YAML::Key << "completions" << YAML::Value << runtime.num_nodes;
-  out << YAML::Key << "backoffLimit" << YAML::Value << 0;
+  Key(out, "completionMode");
+  ValueScalar(out, "Indexed");
+  Key(out, "parallelism");
+  out << YAML::Value << runtime.num_nodes;
+  Key(out, "completions");
+  out << YAML::Value << runtime.num_nodes;
+  Key(out, "backoffLimit");
+  out << YAML::Value << 0;
   Key(out, "template");
   out << YAML::Value;
   EmitPodTemplate(out, runtime.pod, strings);
@@ -175,16 +173,20 @@ void EmitStepTrainJob(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::St
   const ir::Pod& pod = step.pod;
   const bool referenced = !trainjob.emitted_runtime();
   out << YAML::BeginMap;
-  out << YAML::Key << "apiVersion" << YAML::Value << kTrainerApiVersion;
-  out << YAML::Key << "kind" << YAML::Value << "TrainJob";
-  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+  Key(out, "apiVersion");
+  ValueScalar(out, kTrainerApiVersion);
+  Key(out, "kind");
+  ValueScalar(out, "TrainJob");
+  Key(out, "metadata");
+  out << YAML::Value << YAML::BeginMap;
   Key(out, "name");
   out << YAML::Value;
   EmitString(out, name);
   if (!pod.namespace_.empty()) StringField(out, "namespace", strings.Literal(pod.namespace_));
   out << YAML::EndMap;
 
-  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  Key(out, "spec");
+  out << YAML::Value << YAML::BeginMap;
   Key(out, "runtimeRef");
   out << YAML::Value << YAML::BeginMap;
   StringField(out, "apiGroup", kTrainerGroup);
@@ -198,10 +200,12 @@ void EmitStepTrainJob(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::St
   if (referenced && !pod.image.empty()) StringField(out, "image", strings.Literal(pod.image));
   EmitCommand(out, pod, strings);
   if (referenced) EmitEnv(out, pod, strings);
-  out << YAML::Key << "numNodes" << YAML::Value << step.parallel->nodes;
+  Key(out, "numNodes");
+  out << YAML::Value << step.parallel->nodes;
   if (referenced) EmitResources(out, pod, strings, "resourcesPerNode");
   if (trainjob.proc_per_node) {
-    out << YAML::Key << "numProcPerNode" << YAML::Value << *trainjob.proc_per_node;
+    Key(out, "numProcPerNode");
+    out << YAML::Value << *trainjob.proc_per_node;
   }
   out << YAML::EndMap;
 
@@ -210,7 +214,8 @@ void EmitStepTrainJob(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::St
   // JobSet when the deadline passes (pkg/controller/trainjob_controller.go
   // reconcileDeadline).
   if (step.timeout_seconds) {
-    out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << *step.timeout_seconds;
+    Key(out, "activeDeadlineSeconds");
+    out << YAML::Value << *step.timeout_seconds;
   }
   out << YAML::EndMap;  // spec
   out << YAML::EndMap;

@@ -1,0 +1,267 @@
+#include "backends/k8s/yaml_scalar.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string_view>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace flowc::backends::k8s::internal {
+
+// A string yaml-cpp has already found plain, to be written as it is (see below).
+struct Unchecked {
+  std::string_view text;
+};
+
+}  // namespace flowc::backends::k8s::internal
+
+namespace YAML {
+
+// Emitter::WriteIntegralType<T> is the public member template through which the header's
+// operator<< writes a number: it prepares the node, streams the value into a std::stringstream
+// and marks the scalar written (yaml-cpp/emitter.h). This is its specialization for a string
+// yaml-cpp has already tested: the same three steps, with the text written straight to the
+// emitter's stream, as Emitter::Write(std::string) writes a plain scalar after its test
+// (emitter.cpp). The stringstream alone cost 22 % of a JobSet compile.
+template <>
+Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::Unchecked>(
+    flowc::backends::k8s::internal::Unchecked value) {
+  if (!good()) return *this;
+  PrepareNode(EmitterNodeType::Scalar);
+  m_stream.write(value.text.data(), value.text.size());
+  StartedScalar();
+  return *this;
+}
+
+}  // namespace YAML
+
+namespace flowc::backends::k8s {
+namespace {
+
+// Only strings up to this long are remembered: keys and the values that recur (images,
+// quantities, names of volumes, secrets, env vars). A longer string, mostly a command, is
+// rarely written twice; it takes yaml-cpp's ordinary path, which tests it once. (That also
+// keeps yaml-cpp's long keys, over 1,024 characters, on its own path: emitter.cpp
+// Emitter::Write.)
+constexpr size_t kRemembered = 64;
+// The probe emitter is started afresh once it holds this much.
+constexpr size_t kProbeLimit = 1 << 20;
+
+// Which strings yaml-cpp writes plain and unchanged in a block collection, as yaml-cpp
+// itself answered: each new string is written as an item of a block sequence in a probe
+// emitter, with the default settings flowc's emitters use, and is plain if the item is
+// exactly `- <text>`.
+class PlainStrings {
+ public:
+  bool IsPlain(std::string_view text) {
+    auto found = known_.find(text);
+    if (found != known_.end()) return found->second;
+    const std::string& stored = storage_.emplace_back(text);
+    const bool plain = Probe(stored);
+    known_.emplace(stored, plain);
+    return plain;
+  }
+
+ private:
+  bool Probe(const std::string& text) {
+    if (!probe_ || probe_->size() > kProbeLimit) {
+      probe_ = std::make_unique<YAML::Emitter>();
+      *probe_ << YAML::BeginSeq;
+    }
+    const size_t before = probe_->size();
+    *probe_ << text;
+    std::string_view item(probe_->c_str() + before, probe_->size() - before);
+    if (before > 0 && !item.empty() && item.front() == '\n') item.remove_prefix(1);
+    return item.size() == text.size() + 2 && item.substr(0, 2) == "- " &&
+           item.substr(2) == text;
+  }
+
+  std::deque<std::string> storage_;  // the keys of known_, which point into it
+  std::unordered_map<std::string_view, bool> known_;
+  std::unique_ptr<YAML::Emitter> probe_;
+};
+
+PlainStrings& Known() {
+  static PlainStrings known;
+  return known;
+}
+
+// The emitters under a DoubleQuotedStrings (a compile has at most one at a time).
+std::vector<const YAML::Emitter*>& DoubleQuoted() {
+  static std::vector<const YAML::Emitter*> emitters;
+  return emitters;
+}
+
+bool IsDoubleQuoted(const YAML::Emitter& out) {
+  for (const YAML::Emitter* quoted : DoubleQuoted()) {
+    if (quoted == &out) return true;
+  }
+  return false;
+}
+
+char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (Lower(a[i]) != Lower(b[i])) return false;
+  }
+  return true;
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// True when a YAML 1.1 or 1.2 reader could resolve the plain scalar `value`
+// to something other than a string. Deliberately broader than the resolvers:
+// quoting a string that did not need it costs two characters, while missing
+// one turns "0755" into 493 or "no" into false on some reader (sigs.k8s.io/yaml
+// and PyYAML read YAML 1.1; yaml-cpp and most newer tools read 1.2).
+bool ResolvesToNonString(std::string_view value) {
+  if (value.empty()) return true;  // null
+  // Null, and the bools of YAML 1.1 (y|yes|true|on and their negations) and
+  // 1.2, in any capitalisation; a few of these are strings to some readers,
+  // which is no reason not to quote them.
+  static constexpr std::string_view kWords[] = {"~",  "null", "y",    "n",     "yes", "no",
+                                                "on", "off",  "true", "false", "<<",  "="};
+  for (std::string_view word : kWords) {
+    if (EqualsIgnoreCase(value, word)) return true;
+  }
+  // Numbers and timestamps all start with a digit, a dot or a sign followed
+  // by one of those: ints in any base (0755, 0o17, 0x1F, 0b101, 1_000,
+  // 1:20 sexagesimal), floats (1.0, .5, 1e3, .inf, -.nan) and dates
+  // (2001-12-14). Any string starting that way is quoted.
+  // Document markers, which some readers take for the end of the document
+  // even after an indicator ("- ---").
+  if (value.substr(0, 3) == "---" || value.substr(0, 3) == "...") return true;
+  size_t i = 0;
+  if (value[0] == '+' || value[0] == '-') i = 1;
+  if (i < value.size() && (IsDigit(value[i]) || value[i] == '.')) return true;
+  return false;
+}
+
+// Decodes the UTF-8 code point at value[i], advancing i; returns -1 for an
+// invalid sequence (and advances one byte).
+int32_t NextCodePoint(std::string_view value, size_t& i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(value[k]); };
+  unsigned char b0 = byte(i);
+  int length = b0 < 0x80           ? 1
+               : (b0 >> 5) == 0x6  ? 2
+               : (b0 >> 4) == 0xE  ? 3
+               : (b0 >> 3) == 0x1E ? 4
+                                   : 0;
+  if (length == 0 || i + length > value.size()) {
+    ++i;
+    return -1;
+  }
+  int32_t cp = length == 1   ? b0
+               : length == 2 ? (b0 & 0x1F)
+               : length == 3 ? (b0 & 0x0F)
+                             : (b0 & 0x07);
+  for (int k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) {
+      ++i;
+      return -1;
+    }
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  i += length;
+  return cp;
+}
+
+enum class Characters {
+  kPlain,     // printable, no line breaks: the emitter's own rules suffice
+  kEscapes,   // controls or line breaks: double quotes with escapes
+  kNonAscii,  // characters yaml-cpp would write raw though a YAML reader
+              // rejects or folds them: escape every non-ASCII character
+};
+
+// What `value` needs beyond the emitter's own plain-scalar rules. yaml-cpp
+// 0.7 writes DEL (U+007F) and the line separators U+2028/U+2029 raw, even
+// between double quotes; PyYAML rejects the first and folds the others into
+// spaces, so only escaping them keeps the string intact.
+Characters Classify(std::string_view value) {
+  Characters result = Characters::kPlain;
+  for (size_t i = 0; i < value.size();) {
+    int32_t cp = NextCodePoint(value, i);
+    if (cp < 0 || cp == 0x7F || cp == 0x2028 || cp == 0x2029 || cp == 0xFFFE || cp == 0xFFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return Characters::kNonAscii;
+    }
+    if (cp < 0x20 || (cp >= 0x80 && cp < 0xA0) || cp == 0xFEFF) result = Characters::kEscapes;
+  }
+  return result;
+}
+
+void EmitStringIn(YAML::Emitter& out, std::string_view value, bool block) {
+  std::string_view text = value;
+  switch (Classify(value)) {
+    case Characters::kNonAscii:
+      // Both manipulators apply to this one scalar only.
+      out << YAML::EscapeNonAscii << YAML::DoubleQuoted << std::string(text);
+      return;
+    case Characters::kEscapes:
+      out << YAML::DoubleQuoted << std::string(text);
+      return;
+    case Characters::kPlain:
+      break;
+  }
+  if (ResolvesToNonString(value)) {
+    out << YAML::DoubleQuoted << std::string(text);
+  } else {
+    // yaml-cpp still quotes what it cannot write plain (": ", " #", a leading
+    // indicator, surrounding spaces).
+    if (block) {
+      BlockScalar(out, text);
+    } else {
+      out << std::string(text);
+    }
+  }
+}
+
+}  // namespace
+
+DoubleQuotedStrings::DoubleQuotedStrings(YAML::Emitter& out) : out_(out) {
+  out_.SetStringFormat(YAML::DoubleQuoted);
+  DoubleQuoted().push_back(&out_);
+}
+
+DoubleQuotedStrings::~DoubleQuotedStrings() {
+  out_.SetStringFormat(YAML::Auto);
+  DoubleQuoted().pop_back();
+}
+
+void BlockScalar(YAML::Emitter& out, std::string_view text) {
+  if (text.size() <= kRemembered && !IsDoubleQuoted(out) && Known().IsPlain(text)) {
+    out.WriteIntegralType(internal::Unchecked{text});
+    return;
+  }
+  out << std::string(text);
+}
+
+void Key(YAML::Emitter& out, std::string_view key) {
+  out << YAML::Key;
+  BlockScalar(out, key);
+}
+
+void ValueScalar(YAML::Emitter& out, std::string_view value) {
+  out << YAML::Value;
+  BlockScalar(out, value);
+}
+
+void EmitString(YAML::Emitter& out, std::string_view value) {
+  EmitStringIn(out, value, /*block=*/true);
+}
+
+void EmitFlowString(YAML::Emitter& out, std::string_view value) {
+  EmitStringIn(out, value, /*block=*/false);
+}
+
+void StringField(YAML::Emitter& out, std::string_view key, std::string_view value) {
+  Key(out, key);
+  out << YAML::Value;
+  EmitString(out, value);
+}
+
+}  // namespace flowc::backends::k8s

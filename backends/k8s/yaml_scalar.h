@@ -1,0 +1,58 @@
+// How flowc writes string scalars with yaml-cpp, paying yaml-cpp's plain-scalar test once per
+// distinct string. Used by every YAML renderer (backends/k8s, the argo and jobset backends).
+//
+// yaml-cpp 0.7's Emitter::Write(std::string) decides whether a string may stay plain by
+// matching a composite regex at every character (emitterutils.cpp IsValidPlainScalar): about
+// two thirds of a large compile's instructions went there (bench/RESULTS.md), though the same
+// keys and values recur in every step. BlockScalar asks yaml-cpp once per distinct string, by
+// writing it into a probe emitter, and afterwards writes a string that came out plain through
+// Emitter::WriteIntegralType, the public member template that writes a streamable value
+// unchecked. The output is what `out << text` writes, byte for byte: only yaml-cpp decides.
+#ifndef FLOWC_BACKENDS_K8S_YAML_SCALAR_H_
+#define FLOWC_BACKENDS_K8S_YAML_SCALAR_H_
+
+#include <yaml-cpp/yaml.h>
+
+#include <string_view>
+
+namespace flowc::backends::k8s {
+
+// Writes `text` exactly as `out << std::string(text)` would inside a block collection (or as
+// the root). Never call it inside a YAML::Flow collection, where yaml-cpp quotes more.
+void BlockScalar(YAML::Emitter& out, std::string_view text);
+
+// Sets the global string format of `out` to YAML::DoubleQuoted for the life of this object,
+// and has BlockScalar leave every string of `out` to yaml-cpp meanwhile (the format cannot be
+// read back from an Emitter). The only way flowc sets that format.
+class DoubleQuotedStrings {
+ public:
+  explicit DoubleQuotedStrings(YAML::Emitter& out);
+  ~DoubleQuotedStrings();
+  DoubleQuotedStrings(const DoubleQuotedStrings&) = delete;
+  DoubleQuotedStrings& operator=(const DoubleQuotedStrings&) = delete;
+
+ private:
+  YAML::Emitter& out_;
+};
+
+// `YAML::Key` and the key `key`, in a block map.
+void Key(YAML::Emitter& out, std::string_view key);
+
+// `YAML::Value` and `value` through BlockScalar: flowc's own words (kinds, API versions,
+// modes), which need no quoting.
+void ValueScalar(YAML::Emitter& out, std::string_view value);
+
+// Emits `value` as a YAML string scalar in a block collection, double-quoted
+// whenever a YAML 1.1 or 1.2 reader would otherwise take it for another type
+// ("yes", "1.0", "null", "0755", "~", "") so that it reads back as the same
+// string, and with escapes for what a reader would reject or fold.
+void EmitString(YAML::Emitter& out, std::string_view value);
+// The same inside a YAML::Flow collection.
+void EmitFlowString(YAML::Emitter& out, std::string_view value);
+
+// `key: value` in a block map, the value through EmitString.
+void StringField(YAML::Emitter& out, std::string_view key, std::string_view value);
+
+}  // namespace flowc::backends::k8s
+
+#endif  // FLOWC_BACKENDS_K8S_YAML_SCALAR_H_

@@ -1,0 +1,98 @@
+// backends/k8s/yaml_scalar: BlockScalar writes what `out << text` writes, byte for byte, for
+// strings yaml-cpp writes plain and for those it must quote, as keys, values and items, the
+// first time and every time after (when the answer is remembered).
+#include "backends/k8s/yaml_scalar.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+namespace flowc::backends::k8s {
+namespace {
+
+const std::vector<std::string>& Strings() {
+  static const std::vector<std::string> strings = [] {
+    std::vector<std::string> s = {
+        "name", "nvidia.com/gpu", "8Gi", "python -m train", "a: b", "a:b", "a #b", "a#b",
+        "- x", "-x", "? x", "?x", ": x", "x:", "x :", "[x]", "{x}", "x, y", "*alias", "&anchor",
+        "!tag", "%x", "@x", "`x", "'x'", "\"x\"", "x'y", "|x", ">x", " lead", "trail ", "tab\tx",
+        "new\nline", "caf\xc3\xa9", "~", "null", "Null", "NULL", "true", "yes", "no", "on",
+        "0755", "1e3", ".5", "-", "--", "---", "...", "x\\y", "$(FLOWC_RUN_ID)", "{{x}}", "#",
+        "=", "<<", "", " ", "a  b", "\xef\xbb\xbfx", "\x7f", "x\r"};
+    s.push_back(std::string(64, 'a'));
+    s.push_back(std::string(65, 'a'));
+    s.push_back(std::string(63, 'a') + ":");
+    s.push_back(std::string(63, 'a') + " #");
+    return s;
+  }();
+  return strings;
+}
+
+// The same document written twice: with `out << text` and with `write`.
+template <typename Write>
+std::string Document(const std::string& text, Write write) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key;
+  write(out, text);
+  out << YAML::Value;
+  write(out, text);
+  out << YAML::Key << "list" << YAML::Value << YAML::BeginSeq;
+  write(out, text);
+  out << YAML::BeginMap << YAML::Key;
+  write(out, text);
+  out << YAML::Value;
+  write(out, text);
+  out << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
+  return out.c_str();
+}
+
+TEST_CASE("BlockScalar writes what yaml-cpp writes") {
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass answers from memory
+    for (const std::string& text : Strings()) {
+      CAPTURE(text);
+      CAPTURE(pass);
+      const std::string expected =
+          Document(text, [](YAML::Emitter& out, const std::string& s) { out << s; });
+      const std::string got =
+          Document(text, [](YAML::Emitter& out, const std::string& s) { BlockScalar(out, s); });
+      CHECK(got == expected);
+    }
+  }
+}
+
+TEST_CASE("BlockScalar leaves a double-quoted emitter's strings to yaml-cpp") {
+  YAML::Emitter out;
+  {
+    DoubleQuotedStrings quoted(out);
+    out << YAML::BeginMap;
+    Key(out, "name");
+    ValueScalar(out, "train");
+    out << YAML::EndMap;
+  }
+  CHECK(std::string(out.c_str()) == "\"name\": \"train\"");
+  // Afterwards its strings are plain again.
+  YAML::Emitter after;
+  after << YAML::BeginMap;
+  Key(after, "name");
+  ValueScalar(after, "train");
+  after << YAML::EndMap;
+  CHECK(std::string(after.c_str()) == "name: train");
+}
+
+TEST_CASE("EmitString in a block and in a flow collection") {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  StringField(out, "a", "yes");
+  StringField(out, "b", "x, y");
+  Key(out, "c");
+  out << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  EmitFlowString(out, "x, y");
+  EmitFlowString(out, "plain");
+  out << YAML::EndSeq << YAML::EndMap;
+  CHECK(std::string(out.c_str()) == "a: \"yes\"\nb: x, y\nc: [\"x, y\", plain]");
+}
+
+}  // namespace
+}  // namespace flowc::backends::k8s
