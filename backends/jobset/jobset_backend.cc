@@ -41,9 +41,16 @@ std::string DefaultText(const ir::Param& param) {
 // Appends `piece`, already escaped for kubelet on its own, to `out`. Kubelet
 // reads `$$` as `$` and `$(` as a reference: if `out` ends in an odd run of
 // `$` (its last one meant literally) and `piece` starts with `$` or `(`, the
-// join would pair them differently, so that last `$` is escaped here.
+// join would pair them differently, so that last `$` is escaped here. So it
+// is before a non-ASCII byte, as ir::EscapeDollars escapes it inside one
+// piece: a kubelet that reads the byte after a lone `$` as a character of its
+// own (expansion.go tryReadVariableName: string(input[0])) garbles it. A `$`
+// that ends the whole text, or precedes any other byte, reaches the
+// container as it is (Expand copies a last `$`, and `$` with the byte after
+// it).
 void AppendEscaped(std::string& out, std::string_view piece) {
-  if (!piece.empty() && (piece.front() == '$' || piece.front() == '(')) {
+  if (!piece.empty() && (piece.front() == '$' || piece.front() == '(' ||
+                         static_cast<unsigned char>(piece.front()) >= 0x80)) {
     size_t run = 0;
     while (run < out.size() && out[out.size() - 1 - run] == '$') ++run;
     if (run % 2 == 1) out += '$';

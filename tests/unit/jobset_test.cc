@@ -328,6 +328,65 @@ TEST_CASE("a spliced param never forms a kubelet reference with the text around 
   }
 }
 
+// Kubelet's reading byte by byte, as expansion.go reads the byte after a lone
+// `$` (tryReadVariableName: `string(operator) + string(input[0])`, a Go
+// conversion of that byte to a rune): a non-ASCII byte becomes the UTF-8 of
+// U+0080..U+00FF. A `$` that ends the text is copied as it is.
+std::string KubeletBytes(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char next = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if (s[i] != '$' || i + 1 == s.size()) {
+      out += s[i];
+    } else if (next == '$') {
+      out += '$';
+      ++i;
+    } else if (next == '(' && s.find(')', i + 2) != std::string_view::npos) {
+      size_t close = s.find(')', i + 2);
+      out += "<" + std::string(s.substr(i + 2, close - i - 2)) + ">";
+      i = close;
+    } else if (next >= 0x80) {
+      out += '$';
+      out += static_cast<char>(0xC0 | (next >> 6));
+      out += static_cast<char>(0x80 | (next & 0x3F));
+      ++i;
+    } else {
+      out += '$';
+    }
+  }
+  return out;
+}
+
+TEST_CASE("a param default's last `$` reaches the container byte for byte, whatever follows") {
+  diag::SourceFile file("f.flow", kSource);
+  ir::Flow flow = MakeFlow(file, "f", 0);
+  flow.params = {{"price", ir::Param::Type::kStr, "\"5$\"", {}},
+                 {"utf8", ir::Param::Type::kStr, "\"\u00e9$\u00e9\"", {}}};
+  // The flow's text (no literal `$`, so escaping leaves it), then what the
+  // container must receive.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{{price}}", "5$"},
+      {"{{price}} and", "5$ and"},
+      {"{{price}}x", "5$x"},
+      {"{{price}}\u20ac", "5$\u20ac"},
+      {"{{price}}{{utf8}}", "5$\u00e9$\u00e9"},
+      {"{{utf8}}", "\u00e9$\u00e9"},
+  };
+  for (const auto& test_case : cases) {
+    const std::string& flow_text = test_case.first;
+    const std::string& received = test_case.second;
+    flow.steps[0].pod.command = {graph::SplitReferences(flow_text)};
+    Compiled result = Compile(file, flow);
+    REQUIRE(result.ok);
+    std::string arg = YAML::Load(result.yaml)["spec"]["replicatedJobs"][0]["template"]["spec"]
+                                             ["template"]["spec"]["containers"][0]["command"][0]
+                                                 .as<std::string>();
+    CAPTURE(flow_text);
+    CAPTURE(arg);
+    CHECK(KubeletBytes(arg) == received);
+  }
+}
+
 TEST_CASE("a required param used by a step is a diagnostic at the step, once per param") {
   diag::SourceFile file("f.flow", kSource);
   ir::Flow flow = MakeFlow(file, "f", 1);
