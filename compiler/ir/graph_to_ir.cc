@@ -7,6 +7,7 @@
 
 #include "compiler/graph/quantity.h"
 #include "compiler/ir/code_configmap.h"
+#include "compiler/ir/ir_json.h"
 #include "compiler/ir/neuron_claims.h"
 #include "compiler/ir/trainjob.h"
 
@@ -173,7 +174,7 @@ std::string ScalarString(const ast::Value& v) {
   switch (v.kind) {
     case ast::Value::Kind::kString: return v.string;
     case ast::Value::Kind::kInt: return std::to_string(v.int_value);
-    case ast::Value::Kind::kFloat: return nlohmann::json(v.float_value).dump();
+    case ast::Value::Kind::kFloat: return FloatText(v.float_value);
     case ast::Value::Kind::kBool: return v.bool_value ? "true" : "false";
     default: return "";
   }
@@ -238,7 +239,7 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
     Param param;
     param.name = p.name;
     param.type = p.type;
-    if (p.default_value) param.default_json = ValueJson(*p.default_value).dump();
+    if (p.default_value) param.default_json = ShortestFloats(ValueJson(*p.default_value).dump());
     param.range = p.range;
     flow.params.push_back(std::move(param));
   }
