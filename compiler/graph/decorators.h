@@ -1,5 +1,6 @@
 // Decorators: the one table of their names, arguments, types, ranges and
-// defaults (decorators.cc), and what they resolve to for a step.
+// defaults (decorator_table.cc; written decorators are checked against it in
+// decorator_args.cc), and what they resolve to for a step (decorators.cc).
 //
 // Flow-level decorators are defaults for every step; a step's own decorator
 // overrides them argument by argument. `@resources` combines with
