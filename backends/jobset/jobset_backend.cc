@@ -20,6 +20,8 @@ namespace flowc::backends::jobset {
 namespace {
 
 using diag::Code;
+using k8s::Key;
+using k8s::ValueScalar;
 
 // The most `dependsOn` entries one replicated Job may have (the JobSet CRD's
 // maxItems).
@@ -249,40 +251,56 @@ void EmitFlowJobSet(YAML::Emitter& out, const ir::Flow& flow, const k8s::StringP
   }
 
   out << YAML::BeginMap;
-  out << YAML::Key << "apiVersion" << YAML::Value << k8s::kJobSetApiVersion;
-  out << YAML::Key << "kind" << YAML::Value << "JobSet";
-  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value;
+  Key(out, "apiVersion");
+  ValueScalar(out, k8s::kJobSetApiVersion);
+  Key(out, "kind");
+  ValueScalar(out, "JobSet");
+  Key(out, "metadata");
+  out << YAML::Value << YAML::BeginMap;
+  Key(out, "name");
+  out << YAML::Value;
   k8s::EmitString(out, flow.k8s_name);
   if (!end.pod.namespace_.empty()) {  // every step agrees (Checker)
-    out << YAML::Key << "namespace" << YAML::Value;
+    Key(out, "namespace");
+    out << YAML::Value;
     k8s::EmitString(out, strings.Literal(end.pod.namespace_));
   }
   out << YAML::EndMap;
 
-  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  Key(out, "spec");
+  out << YAML::Value << YAML::BeginMap;
   k8s::EmitJobSetNetwork(out);
   // The flow succeeds when `end` does; every other job has finished by then.
-  out << YAML::Key << "successPolicy" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "operator" << YAML::Value << "All";
-  out << YAML::Key << "targetReplicatedJobs" << YAML::Value << YAML::BeginSeq;
+  Key(out, "successPolicy");
+  out << YAML::Value << YAML::BeginMap;
+  Key(out, "operator");
+  ValueScalar(out, "All");
+  Key(out, "targetReplicatedJobs");
+  out << YAML::Value << YAML::BeginSeq;
   k8s::EmitString(out, end.k8s_name);
   out << YAML::EndSeq << YAML::EndMap;
   if (max_restarts > 0) {
-    out << YAML::Key << "failurePolicy" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "maxRestarts" << YAML::Value << max_restarts;
+    Key(out, "failurePolicy");
+    out << YAML::Value << YAML::BeginMap;
+    Key(out, "maxRestarts");
+    out << YAML::Value << max_restarts;
     if (!without_retry.empty()) {
-      out << YAML::Key << "rules" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-      out << YAML::Key << "name" << YAML::Value << kNoRetryRule;
-      out << YAML::Key << "action" << YAML::Value << "FailJobSet";
-      out << YAML::Key << "targetReplicatedJobs" << YAML::Value << YAML::BeginSeq;
+      Key(out, "rules");
+      out << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+      Key(out, "name");
+      ValueScalar(out, kNoRetryRule);
+      Key(out, "action");
+      ValueScalar(out, "FailJobSet");
+      Key(out, "targetReplicatedJobs");
+      out << YAML::Value << YAML::BeginSeq;
       for (const std::string& name : without_retry) k8s::EmitString(out, name);
       out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq;
     }
     out << YAML::EndMap;
   }
 
-  out << YAML::Key << "replicatedJobs" << YAML::Value << YAML::BeginSeq;
+  Key(out, "replicatedJobs");
+  out << YAML::Value << YAML::BeginSeq;
   for (const ir::Step& step : flow.steps) {
     std::vector<std::string> depends_on;
     for (size_t predecessor : step.predecessors) {

@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <string_view>
 #include <string>
 #include <unordered_map>
@@ -42,45 +41,42 @@ namespace {
 
 // Only strings up to this long are remembered: keys and the values that recur (images,
 // quantities, names of volumes, secrets, env vars). A longer string, mostly a command, is
-// rarely written twice; it takes yaml-cpp's ordinary path, which tests it once. (That also
-// keeps yaml-cpp's long keys, over 1,024 characters, on its own path: emitter.cpp
-// Emitter::Write.)
+// rarely written twice; it takes yaml-cpp's ordinary path. (That also keeps yaml-cpp's long
+// keys, over 1,024 characters, on its own path: emitter.cpp Emitter::Write.)
 constexpr size_t kRemembered = 64;
-// The probe emitter is started afresh once it holds this much.
-constexpr size_t kProbeLimit = 1 << 20;
 
-// Which strings yaml-cpp writes plain and unchanged in a block collection, as yaml-cpp
-// itself answered: each new string is written as an item of a block sequence in a probe
-// emitter, with the default settings flowc's emitters use, and is plain if the item is
-// exactly `- <text>`.
+// What yaml-cpp answered for each string it has written in a block collection: true if it
+// wrote the string plain and unchanged. A string is remembered the first time it is written,
+// through yaml-cpp's own Write: its output for the node ends with the string itself exactly
+// when it is plain. (With Auto, yaml-cpp writes a string plain or double-quoted; a quoted
+// form ends with '"', so for it to end with the string, the string would end with '"', which
+// the quoted form escapes as '\"', so the string would end with '\""', and so on without
+// end: no finite string is a suffix of its own quoted form. The empty string is quoted.)
 class PlainStrings {
  public:
-  bool IsPlain(std::string_view text) {
+  // Writes `text` into `out`, a block collection of an emitter with the default string format.
+  void Write(YAML::Emitter& out, std::string_view text) {
     auto found = known_.find(text);
-    if (found != known_.end()) return found->second;
+    if (found != known_.end()) {
+      if (found->second) {
+        out.WriteIntegralType(internal::Unchecked{text});
+      } else {
+        out << std::string(text);
+      }
+      return;
+    }
+    const size_t before = out.size();
+    out << std::string(text);
+    const char* written = out.c_str();
+    if (!out.good() || written == nullptr || out.size() < before + text.size()) return;
+    const std::string_view tail(written + out.size() - text.size(), text.size());
     const std::string& stored = storage_.emplace_back(text);
-    const bool plain = Probe(stored);
-    known_.emplace(stored, plain);
-    return plain;
+    known_.emplace(stored, !text.empty() && tail == text);
   }
 
  private:
-  bool Probe(const std::string& text) {
-    if (!probe_ || probe_->size() > kProbeLimit) {
-      probe_ = std::make_unique<YAML::Emitter>();
-      *probe_ << YAML::BeginSeq;
-    }
-    const size_t before = probe_->size();
-    *probe_ << text;
-    std::string_view item(probe_->c_str() + before, probe_->size() - before);
-    if (before > 0 && !item.empty() && item.front() == '\n') item.remove_prefix(1);
-    return item.size() == text.size() + 2 && item.substr(0, 2) == "- " &&
-           item.substr(2) == text;
-  }
-
   std::deque<std::string> storage_;  // the keys of known_, which point into it
   std::unordered_map<std::string_view, bool> known_;
-  std::unique_ptr<YAML::Emitter> probe_;
 };
 
 PlainStrings& Known() {
@@ -233,8 +229,8 @@ DoubleQuotedStrings::~DoubleQuotedStrings() {
 }
 
 void BlockScalar(YAML::Emitter& out, std::string_view text) {
-  if (text.size() <= kRemembered && !IsDoubleQuoted(out) && Known().IsPlain(text)) {
-    out.WriteIntegralType(internal::Unchecked{text});
+  if (text.size() <= kRemembered && !IsDoubleQuoted(out)) {
+    Known().Write(out, text);
     return;
   }
   out << std::string(text);

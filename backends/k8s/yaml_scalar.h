@@ -4,10 +4,10 @@
 // yaml-cpp 0.7's Emitter::Write(std::string) decides whether a string may stay plain by
 // matching a composite regex at every character (emitterutils.cpp IsValidPlainScalar): about
 // two thirds of a large compile's instructions went there (bench/RESULTS.md), though the same
-// keys and values recur in every step. BlockScalar asks yaml-cpp once per distinct string, by
-// writing it into a probe emitter, and afterwards writes a string that came out plain through
-// Emitter::WriteIntegralType, the public member template that writes a streamable value
-// unchecked. The output is what `out << text` writes, byte for byte: only yaml-cpp decides.
+// keys and values recur in every step. BlockScalar lets yaml-cpp write a string the first
+// time, remembers from its output whether it came out plain, and afterwards writes a plain one
+// without the test. The output is what `out << text` writes, byte for byte: only yaml-cpp
+// decides.
 #ifndef FLOWC_BACKENDS_K8S_YAML_SCALAR_H_
 #define FLOWC_BACKENDS_K8S_YAML_SCALAR_H_
 
