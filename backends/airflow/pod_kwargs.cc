@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/ir/ir_json.h"
+
 namespace flowc::backends::airflow {
 
 using Kwargs = PyExpr::Kwargs;
@@ -32,7 +34,10 @@ PyExpr JsonToPython(const nlohmann::json& value) {
       }
       return PyExpr::Dict(std::move(items));
     }
-    default:  // numbers: JSON's spelling is Python's
+    case nlohmann::json::value_t::number_float:
+      // As the IR prints it: the fewest digits that read back (nlohmann's do not always).
+      return PyExpr::Code(ir::FloatText(value.get<double>()));
+    default:  // integers: JSON's spelling is Python's
       return PyExpr::Code(value.dump());
   }
 }

@@ -464,5 +464,19 @@ TEST_CASE("airflow: a hand-built IR flow") {
   CHECK(AirflowBackend().extension() == ".py");
 }
 
+TEST_CASE("airflow: a float param default prints with the fewest digits, as the IR's") {
+  // nlohmann's dump gives 9.999999999999999e+22 for 1e23 (tests/unit/ir_float_test.cc).
+  std::string dag = Compile(R"(
+flow f {
+  param big: float = 1e23
+  param small: float = 0.1
+  step start { run "echo {{big}} {{small}}" next end }
+  step end { run "true" }
+}
+)");
+  CHECK(Contains(dag, "\"big\": Param(1e+23, type=\"number\")"));
+  CHECK(Contains(dag, "\"small\": Param(0.1, type=\"number\")"));
+}
+
 }  // namespace
 }  // namespace flowc::backends::airflow
