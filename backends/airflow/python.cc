@@ -270,7 +270,12 @@ PyExpr PyExpr::Dict(std::vector<std::pair<PyExpr, PyExpr>> items) {
   return e;
 }
 
-std::string PyExpr::Flat() const {
+const std::string& PyExpr::Flat() const {
+  if (!flat_) flat_ = FlatText();
+  return *flat_;
+}
+
+std::string PyExpr::FlatText() const {
   std::string out;
   auto comma = [&out](bool& first) {
     if (!first) out += ", ";
@@ -321,7 +326,7 @@ size_t LastLineLength(std::string_view text, size_t column) {
 }  // namespace
 
 std::string PyExpr::FormatAt(size_t indent, size_t column, size_t trailing) const {
-  std::string flat = Flat();
+  const std::string& flat = Flat();
   if (kind_ == Kind::kCode || column + flat.size() + trailing <= kLineWidth) return flat;
   if (kind_ == Kind::kAttr) {
     return callee_.front().FormatAt(indent, column, code_.size() + 1 + trailing) + "." + code_;
@@ -340,26 +345,13 @@ std::string PyExpr::FormatAt(size_t indent, size_t column, size_t trailing) cons
 std::string PyExpr::FormatArgs(size_t indent, size_t column, size_t trailing) const {
   char open = kind_ == Kind::kList ? '[' : kind_ == Kind::kDict ? '{' : '(';
   char close = kind_ == Kind::kList ? ']' : kind_ == Kind::kDict ? '}' : ')';
-  std::string flat;
-  bool first = true;
-  auto comma = [&]() {
-    if (!first) flat += ", ";
-    first = false;
-  };
-  for (const PyExpr& arg : args_) {
-    comma();
-    flat += arg.Flat();
-  }
-  for (const auto& [name, value] : kwargs_) {
-    comma();
-    flat += name + "=" + value.Flat();
-  }
-  for (const auto& [key, value] : items_) {
-    comma();
-    flat += key.Flat() + ": " + value.Flat();
-  }
-  if (first || column + flat.size() + 2 + trailing <= kLineWidth) {
-    return open + flat + close;
+  // The arguments on one line: the flat form less the callee and the brackets.
+  std::string_view flat = Flat();
+  if (kind_ == Kind::kCall) flat.remove_prefix(callee_.front().Flat().size());
+  flat = flat.substr(1, flat.size() - 2);
+  const bool empty = args_.empty() && kwargs_.empty() && items_.empty();
+  if (empty || column + flat.size() + 2 + trailing <= kLineWidth) {
+    return open + std::string(flat) + close;
   }
   const std::string pad(indent + 4, ' ');
   std::string out(1, open);

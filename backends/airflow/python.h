@@ -97,8 +97,8 @@ class PyExpr {
   static PyExpr List(std::vector<PyExpr> items);
   static PyExpr Dict(std::vector<std::pair<PyExpr, PyExpr>> items);
 
-  // The expression on one line.
-  std::string Flat() const;
+  // The expression on one line (computed once: FormatAt asks each level).
+  const std::string& Flat() const;
   // The expression starting at `column` of a line indented by `indent`,
   // followed on its last line by `trailing` more characters. It breaks into
   // one element per line, indented 4 more, only where the flat form would
@@ -107,6 +107,7 @@ class PyExpr {
 
  private:
   enum class Kind { kCode, kCall, kList, kDict, kAttr };
+  std::string FlatText() const;
   std::string FormatArgs(size_t indent, size_t column, size_t trailing) const;
   Kind kind_ = Kind::kCode;
   std::string code_;            // kCode: the text; kAttr: the name
@@ -114,6 +115,7 @@ class PyExpr {
   std::vector<PyExpr> args_;
   Kwargs kwargs_;
   std::vector<std::pair<PyExpr, PyExpr>> items_;
+  mutable std::optional<std::string> flat_;  // Flat(), once asked
 };
 
 }  // namespace flowc::backends::airflow
