@@ -12,6 +12,7 @@
 
 namespace flowc::parse {
 
+using flowc_grammar::FlowLexer;
 using flowc_grammar::FlowParser;
 
 TokenLocator::TokenLocator(const diag::SourceFile& file) : file_(file) {
@@ -52,8 +53,13 @@ class Builder {
     flow.range = at_.Range(&ctx);
     for (auto* d : ctx.decorator()) flow.decorators.push_back(Decorator(*d));
     for (auto* item : ctx.flowItem()) {
-      if (item->param() != nullptr) flow.params.push_back(Param(*item->param()));
-      if (item->step() != nullptr) flow.steps.push_back(Step(*item->step()));
+      // The first token tells the alternative (as in Step, Value): each accessor of a
+      // context searches its children with a dynamic_cast apiece.
+      if (item->getStart()->getType() == FlowLexer::PARAM) {
+        flow.params.push_back(Param(*item->param()));
+      } else {
+        flow.steps.push_back(Step(*item->step()));
+      }
     }
     return flow;
   }
@@ -81,7 +87,7 @@ class Builder {
     for (auto* item : ctx.stepItem()) {
       // The first token tells the alternative; cheaper than dynamic_cast on
       // every item of a large flow.
-      if (item->getStart()->getType() == flowc_grammar::FlowLexer::RUN) {
+      if (item->getStart()->getType() == FlowLexer::RUN) {
         auto* run = static_cast<FlowParser::RunItemContext*>(item);
         ast::Run r;
         r.command = run->string() != nullptr ? String(*run->string()) : List(*run->list());
@@ -113,18 +119,32 @@ class Builder {
   }
 
   ast::Value Value(FlowParser::ValueContext& ctx) {
-    if (ctx.string() != nullptr) return String(*ctx.string());
-    if (ctx.list() != nullptr) return List(*ctx.list());
-    if (ctx.map() != nullptr) return Map(*ctx.map());
+    const antlr4::Token* first = ctx.getStart();
+    switch (first->getType()) {
+      case FlowLexer::STRING:
+      case FlowLexer::RAW_STRING:
+        return String(*ctx.string());
+      case FlowLexer::LBRACK:
+        return List(*ctx.list());
+      case FlowLexer::LBRACE:
+        return Map(*ctx.map());
+      default:
+        break;
+    }
     ast::Value value;
     value.range = at_.Range(&ctx);
-    if (ctx.NUMBER() != nullptr) {
-      Number(ctx.NUMBER()->getText(), value);
-    } else if (ctx.TRUE_() != nullptr || ctx.FALSE_() != nullptr) {
-      value.kind = ast::Value::Kind::kBool;
-      value.bool_value = ctx.TRUE_() != nullptr;
-    } else {
-      value.kind = ast::Value::Kind::kNull;
+    switch (first->getType()) {
+      case FlowLexer::NUMBER:
+        Number(first->getText(), value);
+        break;
+      case FlowLexer::TRUE_:
+      case FlowLexer::FALSE_:
+        value.kind = ast::Value::Kind::kBool;
+        value.bool_value = first->getType() == FlowLexer::TRUE_;
+        break;
+      default:  // NULL_
+        value.kind = ast::Value::Kind::kNull;
+        break;
     }
     return value;
   }
@@ -154,7 +174,7 @@ class Builder {
     value.kind = ast::Value::Kind::kString;
     value.range = at_.Range(&ctx);
     std::string token = ctx.getStart()->getText();
-    value.raw = ctx.RAW_STRING() != nullptr;
+    value.raw = ctx.getStart()->getType() == FlowLexer::RAW_STRING;
     EscapeError error;
     if (auto decoded = DecodeString(token, &error)) {
       value.string = std::move(*decoded);
