@@ -9,7 +9,10 @@ nested foreach (over a list param, then a literal list) with both joins, a
 multi-node Trainium step with EFA (@parallel), and an inferentia step. Every
 step has a run string with param references; flow-level defaults, params, a
 schedule, retries and timeouts appear throughout. --jobset leaves out the
-foreach blocks and the schedule, which JobSet cannot express.
+foreach blocks and the schedule, which JobSet cannot express. --v2 adds the objects beside
+the pods: the branch's Trainium arm asks for its devices through DRA (@neuron, a
+ResourceClaimTemplate per distinct request), and without --jobset each gang is a Kubeflow
+Trainer TrainJob (@trainjob, a TrainingRuntime each).
 """
 import argparse
 
@@ -19,6 +22,8 @@ def main():
     parser.add_argument("steps", type=int)
     parser.add_argument("--jobset", action="store_true",
                         help="leave out what JobSet cannot express: foreach and @schedule")
+    parser.add_argument("--v2", action="store_true",
+                        help="Language v2: @neuron claims, and @trainjob gangs without --jobset")
     args = parser.parse_args()
 
     out = []
@@ -66,8 +71,11 @@ def main():
                 step(f"{b}_gpu", "python train.py --device cuda --epochs {{epochs}}", f"{b}_join",
                      ['@kubernetes(gpu=4, shared_memory=8192, memory="64Gi")',
                       "@timeout(hours=4)"])
-                step(f"{b}_trn", "python train.py --device neuron", f"{b}_join",
-                     ['@kubernetes(trainium=16, efa=8, memory="480Gi", cpu=96)'])
+                trn = (['@kubernetes(efa=8, memory="480Gi", cpu=96)',
+                        '@neuron(devices=16, connected=true, instance_type="trn2.48xlarge")']
+                       if args.v2 else
+                       ['@kubernetes(trainium=16, efa=8, memory="480Gi", cpu=96)'])
+                step(f"{b}_trn", "python train.py --device neuron", f"{b}_join", trn)
                 step(f"{b}_cpu", "python baseline.py", f"{b}_join",
                      ['@resources(cpu=8, memory=16384)'])
                 step(f"{b}_join", "python compare.py --run {{run_id}}", nxt)
@@ -87,7 +95,8 @@ def main():
                 f"{b}_gang", "torchrun --nnodes $FLOWC_NUM_NODES train.py", nxt,
                 ['@kubernetes(trainium=16, efa=16, cpu=96, memory=480000, shared_memory=65536)',
                  "@parallel(nodes=4)", "@timeout(hours=6)",
-                 '@environment(vars={"FI_PROVIDER": "efa"})'])))
+                 '@environment(vars={"FI_PROVIDER": "efa"})'] +
+                (["@trainjob(proc_per_node=16)"] if args.v2 and not args.jobset else []))))
         else:
             entries.append((f"{b}_infer", lambda nxt, b=b: step(
                 f"{b}_infer", "python infer.py --model {{model}}", nxt,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks flowc: median wall time and peak memory per flow size and target.
 #
-#   bench/run.sh            sizes 100, 1000, 10000, 100000; writes bench/RESULTS.md
+#   bench/run.sh            sizes 100, 1000, 10000, 100000, and 10000 with v2 objects;
+#                           writes bench/RESULTS.md
 #   bench/run.sh --smoke    size 100 only, one quick pass, prints the table (CI)
 #
 # Builds a Release binary in build-release/, generates flows with
@@ -65,6 +66,19 @@ for n in "${sizes[@]}"; do
     read -r ms mb note < <(measure "$flow" "$target" "$n")
     rows+=("| $steps steps | $target | $ms | $mb | $note |")
   done
+done
+
+# Language v2 (bench/gen_flow.py --v2): the same flows with @neuron claims and @trainjob
+# gangs, at the size the goals name (10,000 steps; 100 for the smoke test).
+v2=$(( smoke ? 100 : 10000 ))
+/usr/bin/python3 bench/gen_flow.py "$v2" --v2 > "$work/v2-$v2.flow"
+/usr/bin/python3 bench/gen_flow.py "$v2" --v2 --jobset > "$work/v2-jobset-$v2.flow"
+steps=$(grep -c '^  step ' "$work/v2-$v2.flow")
+for target in "${targets[@]}"; do
+  flow=$work/v2-$v2.flow
+  [ "$target" = jobset ] && flow=$work/v2-jobset-$v2.flow
+  read -r ms mb note < <(measure "$flow" "$target" "$v2")
+  rows+=("| $steps steps, v2 | $target | $ms | $mb | $note |")
 done
 
 table=$(printf '%s\n' "| flow | target | median wall time (ms) | peak RSS (MB) | note |" \
