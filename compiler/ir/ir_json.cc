@@ -316,8 +316,24 @@ Json FlowToJson(const Flow& flow) {
   return out;
 }
 
+namespace {
+
+bool HasFloat(const nlohmann::ordered_json& value) {
+  if (value.is_number_float()) return true;
+  if (!value.is_structured()) return false;
+  for (const auto& item : value) {
+    if (HasFloat(item)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string FlowToJsonText(const Flow& flow) {
-  return ShortestFloats(FlowToJson(flow).dump(2)) + "\n";
+  nlohmann::ordered_json json = FlowToJson(flow);
+  // Most flows hold no float at all; a walk of the tree is cheaper than a pass over its text.
+  if (!HasFloat(json)) return json.dump(2) + "\n";
+  return ShortestFloats(json.dump(2)) + "\n";
 }
 
 std::string FloatText(double value) {
