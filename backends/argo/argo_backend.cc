@@ -11,14 +11,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/argo/expr_names.h"
+#include "backends/argo/checks.h"
+#include "backends/argo/layout.h"
 #include "backends/argo/templating.h"
 #include "backends/argo/trainjob_template.h"
 #include "backends/k8s/jobset.h"
 #include "backends/k8s/objects.h"
 #include "backends/k8s/pod_yaml.h"
-#include "backends/k8s/yaml_scalar.h"
 #include "backends/k8s/trainjob.h"
+#include "backends/k8s/yaml_scalar.h"
 
 namespace flowc::backends::argo {
 namespace {
@@ -29,27 +30,10 @@ using k8s::Key;
 using k8s::ValueScalar;
 
 constexpr const char* kApiVersion = "argoproj.io/v1alpha1";
-constexpr const char* kEntrypoint = "main";
-constexpr const char* kBodySuffix = "-foreach";
-
-// Argo's limits (v4 CRD maxItems; workflow/validate: a CronWorkflow's name
-// gets a `-<Unix time>` suffix and may have at most 52 characters).
-constexpr size_t kMaxTemplates = 200;
-constexpr size_t kMaxCronWorkflowName = 52;
-// How much longer than the template's name a workflow's name gets: `argo
-// submit --from workflowtemplate/X` names it `X-` + 5 random characters, a
-// CronWorkflow `X-` + 10 digits of Unix time.
-constexpr size_t kSubmittedSuffix = 6;
-constexpr size_t kScheduledSuffix = 11;
-// A JobSet created inside a foreach body or by a retried step gets `-` + 5
-// hex digits of a hash of the creating pod's name, unique per element and
-// per attempt.
-constexpr size_t kIterationSuffix = 6;
+// A JobSet created inside a foreach body or by a retried step gets `-` and 5
+// hex digits of a hash of the creating pod's name, unique per element and per
+// attempt (checks.cc counts them in the name's length).
 constexpr const char* kIterationHash = "{{=sprig.trunc(5, sprig.sha1sum(pod.name))}}";
-
-constexpr const char* kSubstitutionNote =
-    "Argo substitutes a template up to three times and has no escape: flowc protects a "
-    "literal '{{' from the first pass, and the next pass reads it again";
 
 // The JobSet a resource template creates is done when the JobSet controller
 // says so (status.terminalState is "Completed" or "Failed").
@@ -105,208 +89,12 @@ bool HasReference(const ir::Pod& pod, graph::Segment::Kind kind) {
   return false;
 }
 
-// A param's value as Argo's string parameter holds it: a string without its
-// JSON quotes, anything else as JSON (3, 0.5, true, ["a","b"]).
-std::string ParamValue(const ir::Param& param) {
-  nlohmann::json value = nlohmann::json::parse(*param.default_json, nullptr, false);
-  if (value.is_string()) return value.get<std::string>();
-  return *param.default_json;
-}
-
-bool Retried(const ir::Step& step) { return step.retry && step.retry->times > 0; }
-
-// A @parallel step creates one JobSet per element of a foreach and per
-// attempt; those need names of their own.
-bool HasIterationSuffix(const ir::Step& step) {
-  return !step.enclosing_foreach.empty() || Retried(step);
-}
-
 bool IsPrintableAscii(std::string_view text) {
   for (char c : text) {
     if (c < 0x20 || c > 0x7E) return false;
   }
   return true;
 }
-
-// Where each step goes. A step's task sits in the DAG of its innermost
-// foreach, or in the entrypoint's; a foreach step is followed in that DAG by
-// one more task, which runs the DAG of its body once per element. Every
-// template and task is named after a step, so names are unique flow-wide.
-class Layout {
- public:
-  explicit Layout(const ir::Flow& flow) : flow_(flow) {
-    for (const ir::Step& step : flow.steps) taken_.insert(step.k8s_name);
-    entry_ = Claim(kEntrypoint);
-    body_.resize(flow.steps.size());
-    for (size_t i = 0; i < flow.steps.size(); ++i) {
-      if (const auto& foreach = flow.steps[i].foreach) {
-        body_[i] = Claim(flow.steps[foreach->body].k8s_name + kBodySuffix);
-        foreach_steps_.push_back(i);
-      }
-    }
-  }
-
-  const std::string& entry() const { return entry_; }
-  const std::string& step_name(size_t step) const { return flow_.steps[step].k8s_name; }
-  const std::string& body_name(size_t foreach_step) const { return body_[foreach_step]; }
-  const std::vector<size_t>& foreach_steps() const { return foreach_steps_; }
-  size_t template_count() const { return 1 + foreach_steps_.size() + flow_.steps.size(); }
-
-  // The DAG a step's task sits in: its innermost foreach, or none.
-  static std::optional<size_t> ScopeOf(const ir::Step& step) {
-    if (step.enclosing_foreach.empty()) return std::nullopt;
-    return step.enclosing_foreach.back();
-  }
-
-  // The task in the DAG of `scope` that stands for `step`: its own, the task
-  // running the body that holds it, or none when it is outside the DAG.
-  std::optional<std::string> TaskFor(size_t step, std::optional<size_t> scope) const {
-    const std::vector<size_t>& enclosing = flow_.steps[step].enclosing_foreach;
-    size_t depth = 0;
-    if (scope) {
-      while (depth < enclosing.size() && enclosing[depth] != *scope) ++depth;
-      if (depth == enclosing.size()) return std::nullopt;
-      ++depth;
-    }
-    if (depth == enclosing.size()) return step_name(step);
-    return body_name(enclosing[depth]);
-  }
-
- private:
-  std::string Claim(const std::string& wanted) {
-    std::string name = wanted;
-    for (int n = 2; !taken_.insert(name).second; ++n) name = fmt::format("{}-{}", wanted, n);
-    return name;
-  }
-
-  const ir::Flow& flow_;
-  std::set<std::string> taken_;
-  std::string entry_;
-  std::vector<std::string> body_;  // per step; empty unless a foreach
-  std::vector<size_t> foreach_steps_;
-};
-
-// Every shape of the flow that Argo cannot run as written. Reports them all
-// and returns false if it reported any. (Literal `{{` that Argo would read as
-// a tag is found while rendering, by ArgoStrings.)
-class Checker {
- public:
-  Checker(const ir::Flow& flow, const Layout& layout, diag::Reporter& report)
-      : flow_(flow), layout_(layout), report_(report) {}
-
-  bool Run() {
-    CheckNamespace();
-    CheckParams();
-    CheckSchedule();
-    ok_ = CheckDependsNames(flow_, report_) && ok_;
-    for (const ir::Step& step : flow_.steps) {
-      CheckForeachItems(step);
-      if (step.trainjob) {
-        ok_ &= k8s::CheckTrainJobNames(step, JobSetNameLength(step), JobSetForm(step), report_);
-      } else if (step.parallel) {
-        ok_ &= k8s::CheckJobSetNames(flow_, step, {JobSetNameLength(step), 1, 1, JobSetForm(step)},
-                                     report_);
-      }
-    }
-    if (layout_.template_count() > kMaxTemplates) {
-      ok_ = false;
-      report_(Code::kUnsupportedByTarget, flow_.range,
-              fmt::format("flow '{}' needs {} Argo templates; a WorkflowTemplate holds at most {}",
-                          flow_.name, layout_.template_count(), kMaxTemplates))
-          .SetHelp("split the flow into smaller flows");
-    }
-    return ok_;
-  }
-
-  // How the JobSet of a @parallel step is named, for a diagnostic.
-  std::string_view JobSetForm(const ir::Step& step) const {
-    if (HasIterationSuffix(step)) {
-      return flow_.schedule ? "<flow>-<10-digit time>-<step>-<5 hex digits>"
-                            : "<flow>-<5 random characters>-<step>-<5 hex digits>";
-    }
-    return flow_.schedule ? "<flow>-<10-digit time>-<step>" : "<flow>-<5 random characters>-<step>";
-  }
-
-  // The longest name the JobSet of a @parallel step gets at run time.
-  size_t JobSetNameLength(const ir::Step& step) const {
-    size_t workflow =
-        flow_.k8s_name.size() + (flow_.schedule ? kScheduledSuffix : kSubmittedSuffix);
-    return workflow + 1 + step.k8s_name.size() + (HasIterationSuffix(step) ? kIterationSuffix : 0);
-  }
-
- private:
-  // Argo runs every pod of a workflow in the workflow's namespace, and a
-  // JobSet it creates must be there too: an owner reference cannot cross
-  // namespaces.
-  void CheckNamespace() {
-    ok_ = CheckOneNamespace(flow_, "argo", "runs a whole workflow in one namespace", report_) && ok_;
-  }
-
-  // Argo reads a parameter's value as a template again wherever it is
-  // substituted, so a default must not hold a tag Argo would resolve.
-  void CheckParams() {
-    for (const ir::Param& param : flow_.params) {
-      if (!param.default_json) continue;
-      for (const std::string& tag : LiteralsArgoWouldRead(ParamValue(param))) {
-        ok_ = false;
-        report_(Code::kUnsupportedByTarget, param.range,
-                fmt::format("the default of param '{}' has the text '{}', which Argo would read "
-                            "as its own template tag",
-                            param.name, tag))
-            .AddNote(kSubstitutionNote)
-            .SetHelp("pass such a value at submit time, with 'argo submit -p'");
-      }
-    }
-  }
-
-  // A CronWorkflow submits its workflow with the template's defaults only.
-  void CheckSchedule() {
-    if (!flow_.schedule) return;
-    for (const ir::Param& param : flow_.params) {
-      if (param.default_json) continue;
-      ok_ = false;
-      report_(Code::kUnsupportedByTarget, param.range,
-              fmt::format("param '{}' has no default, but a scheduled run of flow '{}' cannot "
-                          "be given one",
-                          param.name, flow_.name))
-          .AddNote(flow_.schedule->range, "the flow is scheduled here")
-          .SetHelp(fmt::format("give '{}' a default", param.name));
-    }
-    if (flow_.k8s_name.size() > kMaxCronWorkflowName) {
-      ok_ = false;
-      report_(Code::kNameTooLong, flow_.range,
-              fmt::format("the CronWorkflow of flow '{}' would be named '{}' ({} characters); "
-                          "Argo allows at most {}",
-                          flow_.name, flow_.k8s_name, flow_.k8s_name.size(),
-                          kMaxCronWorkflowName))
-          .AddNote(flow_.schedule->range, "the flow is scheduled here")
-          .AddNote("Argo appends '-<Unix time>' to name each scheduled workflow")
-          .SetHelp(fmt::format("shorten the flow name by at least {} characters",
-                               flow_.k8s_name.size() - kMaxCronWorkflowName));
-    }
-  }
-
-  // Argo templates a task's items with the task, before it iterates.
-  void CheckForeachItems(const ir::Step& step) {
-    if (!step.foreach) return;
-    for (const std::string& item : step.foreach->items) {
-      for (const std::string& tag : LiteralsArgoWouldRead(item)) {
-        ok_ = false;
-        report_(Code::kUnsupportedByTarget, step.range,
-                fmt::format("the foreach of step '{}' has the element '{}', which Argo would "
-                            "read as its own template tag",
-                            step.name, tag))
-            .AddNote(kSubstitutionNote)
-            .SetHelp("iterate over a list param and pass such elements at submit time");
-      }
-    }
-  }
-
-  const ir::Flow& flow_;
-  const Layout& layout_;
-  diag::Reporter& report_;
-  bool ok_ = true;
-};
 
 // Writes the documents. Every pod field comes from backends/k8s; this class
 // writes only what is Argo's own: the DAGs, the control fields and where
@@ -330,11 +118,7 @@ class Renderer {
   }
 
   void WorkflowTemplate() {
-    out_ << YAML::BeginMap;
-    Key(out_, "apiVersion");
-    ValueScalar(out_, kApiVersion);
-    Key(out_, "kind");
-    ValueScalar(out_, "WorkflowTemplate");
+    k8s::BeginObject(out_, kApiVersion, "WorkflowTemplate");
     Metadata();
     Key(out_, "spec");
     out_ << YAML::Value << YAML::BeginMap;
@@ -365,11 +149,8 @@ class Renderer {
 
   // The second document of the stream.
   void CronWorkflow() {
-    out_ << YAML::BeginDoc << YAML::BeginMap;
-    Key(out_, "apiVersion");
-    ValueScalar(out_, kApiVersion);
-    Key(out_, "kind");
-    ValueScalar(out_, "CronWorkflow");
+    out_ << YAML::BeginDoc;
+    k8s::BeginObject(out_, kApiVersion, "CronWorkflow");
     Metadata();
     Key(out_, "spec");
     out_ << YAML::Value << YAML::BeginMap;
@@ -723,7 +504,7 @@ class ArgoTarget final : public Backend {
             diag::Reporter& report) const override {
     if (flow.steps.empty()) return false;
     Layout layout(flow);
-    bool ok = Checker(flow, layout, report).Run();
+    bool ok = CheckFlow(flow, layout, report);
     YAML::Emitter yaml;
     Renderer renderer(flow, layout, yaml, options.argo_version);
     // The objects the pods need come first in the stream (`kubectl apply`

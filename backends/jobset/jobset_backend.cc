@@ -250,11 +250,7 @@ void EmitFlowJobSet(YAML::Emitter& out, const ir::Flow& flow, const k8s::StringP
     }
   }
 
-  out << YAML::BeginMap;
-  Key(out, "apiVersion");
-  ValueScalar(out, k8s::kJobSetApiVersion);
-  Key(out, "kind");
-  ValueScalar(out, "JobSet");
+  k8s::BeginObject(out, k8s::kJobSetApiVersion, "JobSet");
   Key(out, "metadata");
   out << YAML::Value << YAML::BeginMap;
   Key(out, "name");

@@ -131,11 +131,7 @@ void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
 
 void EmitStepJobSet(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::Step& step,
                     std::string_view jobset_name, const StringPolicy& strings) {
-  out << YAML::BeginMap;
-  Key(out, "apiVersion");
-  ValueScalar(out, kJobSetApiVersion);
-  Key(out, "kind");
-  ValueScalar(out, "JobSet");
+  BeginObject(out, kJobSetApiVersion, "JobSet");
   Key(out, "metadata");
   out << YAML::Value << YAML::BeginMap;
   Key(out, "name");

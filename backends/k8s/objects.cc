@@ -117,12 +117,8 @@ void EmitConfigMapContent(YAML::Emitter& out, const ir::ConfigMap& map) {
 void EmitObject(YAML::Emitter& out, const ir::Object& object) {
   const auto* claim_template = std::get_if<ir::ResourceClaimTemplate>(&object.spec);
   const auto* runtime = std::get_if<ir::TrainingRuntime>(&object.spec);
-  out << YAML::BeginMap;
-  Key(out, "apiVersion");
-  out << YAML::Value
-      << (claim_template ? kResourceApiVersion : runtime ? kTrainerApiVersion : "v1");
-  Key(out, "kind");
-  ValueScalar(out, object.kind());
+  BeginObject(out, claim_template ? kResourceApiVersion : runtime ? kTrainerApiVersion : "v1",
+              object.kind());
   Key(out, "metadata");
   out << YAML::Value << YAML::BeginMap;
   StringField(out, "name", object.name);

@@ -172,11 +172,7 @@ void EmitStepTrainJob(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::St
   const ir::TrainJob& trainjob = *step.trainjob;
   const ir::Pod& pod = step.pod;
   const bool referenced = !trainjob.emitted_runtime();
-  out << YAML::BeginMap;
-  Key(out, "apiVersion");
-  ValueScalar(out, kTrainerApiVersion);
-  Key(out, "kind");
-  ValueScalar(out, "TrainJob");
+  BeginObject(out, kTrainerApiVersion, "TrainJob");
   Key(out, "metadata");
   out << YAML::Value << YAML::BeginMap;
   Key(out, "name");

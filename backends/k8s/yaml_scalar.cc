@@ -236,6 +236,14 @@ void BlockScalar(YAML::Emitter& out, std::string_view text) {
   out << std::string(text);
 }
 
+void BeginObject(YAML::Emitter& out, std::string_view api_version, std::string_view kind) {
+  out << YAML::BeginMap;
+  Key(out, "apiVersion");
+  ValueScalar(out, api_version);
+  Key(out, "kind");
+  ValueScalar(out, kind);
+}
+
 void Key(YAML::Emitter& out, std::string_view key) {
   out << YAML::Key;
   BlockScalar(out, key);

@@ -1,5 +1,6 @@
 // How flowc writes string scalars with yaml-cpp, paying yaml-cpp's plain-scalar test once per
-// distinct string. Used by every YAML renderer (backends/k8s, the argo and jobset backends).
+// distinct string, and the two fields every Kubernetes object opens with. Used by every YAML
+// renderer (backends/k8s, the argo and jobset backends).
 //
 // yaml-cpp 0.7's Emitter::Write(std::string) decides whether a string may stay plain by
 // matching a composite regex at every character (emitterutils.cpp IsValidPlainScalar): about
@@ -34,6 +35,9 @@ class DoubleQuotedStrings {
  private:
   YAML::Emitter& out_;
 };
+
+// Opens a Kubernetes object's map with `apiVersion` and `kind`.
+void BeginObject(YAML::Emitter& out, std::string_view api_version, std::string_view kind);
 
 // `YAML::Key` and the key `key`, in a block map.
 void Key(YAML::Emitter& out, std::string_view key);
