@@ -9,6 +9,10 @@ parser grammar FlowParser;
 options { tokenVocab = FlowLexer; }
 
 file      : decorator* FLOW IDENT LBRACE flowItem* RBRACE EOF ;
+// `file` a piece at a time, so that only one item's tokens and tree are held at once
+// (compiler/parse/parse.cc): the head, each flowItem, the end.
+flowHead  : decorator* FLOW IDENT LBRACE ;
+flowEnd   : RBRACE EOF ;
 flowItem  : param | step ;
 param     : PARAM IDENT ( COLON IDENT )? ( EQUALS value )? ;
 step      : decorator* STEP IDENT LBRACE stepItem* RBRACE ;

@@ -163,6 +163,84 @@ bool CheckTokens(antlr4::CommonTokenStream& tokens, const TokenLocator& at,
   return true;
 }
 
+// The lexer of the item-by-item parse: it gives up, with the parse, at the first token that
+// CheckTokens would report (a stray character, an unterminated string, nesting deeper than
+// kMaxNesting, which it meets before the parser recurses that deep).
+class StoppingLexer final : public FlowLexer {
+ public:
+  using FlowLexer::FlowLexer;
+
+  std::unique_ptr<antlr4::Token> nextToken() override {
+    std::unique_ptr<antlr4::Token> token = FlowLexer::nextToken();
+    switch (token->getType()) {
+      case FlowLexer::LBRACK:
+      case FlowLexer::LBRACE:
+      case FlowLexer::LPAREN:
+        if (++depth_ > kMaxNesting) throw antlr4::ParseCancellationException();
+        break;
+      case FlowLexer::RBRACK:
+      case FlowLexer::RBRACE:
+      case FlowLexer::RPAREN:
+        depth_ = std::max(0, depth_ - 1);
+        break;
+      case FlowLexer::ERROR_CHAR:
+      case FlowLexer::UNTERMINATED_STRING:
+        throw antlr4::ParseCancellationException();
+      default:
+        break;
+    }
+    return token;
+  }
+
+ private:
+  int depth_ = 0;
+};
+
+// The parse of a well-formed file, one flow item at a time: the tokens come from an
+// unbuffered stream, marked while an item is parsed and turned into AST, and the item's parse
+// tree is freed before the next (ANTLR keeps every token and tree node of a whole-file parse
+// until it ends: about 12 KB a step). Returns nullopt, having reported nothing, at the first
+// thing the whole-file parse would report (a bad token, a syntax error, a bad escape or
+// number): Parse then parses the whole file again, and that says it all, as before.
+std::optional<ast::Flow> ParseItemByItem(const diag::SourceFile& file,
+                                         const TokenLocator& locator) {
+  diag::Diagnostics scratch;
+  diag::Reporter report(scratch, file);
+  antlr4::ANTLRInputStream input(file.text());
+  StoppingLexer lexer(&input);
+  lexer.removeErrorListeners();
+  antlr4::UnbufferedTokenStream tokens(&lexer);
+  FlowParser parser(&tokens);
+  parser.removeErrorListeners();
+  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+      antlr4::atn::PredictionMode::SLL);
+  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  try {
+    ssize_t mark = tokens.mark();
+    FlowParser::FlowHeadContext* head = parser.flowHead();
+    ast::Flow flow = HeadToAst(*head, locator, report);
+    antlr4::CommonToken start(head->getStart());  // the flow's range starts there
+    tokens.release(mark);
+    parser.getTreeTracker().reset();
+    for (size_t next = tokens.LA(1);
+         next == FlowLexer::PARAM || next == FlowLexer::STEP || next == FlowLexer::AT;
+         next = tokens.LA(1)) {
+      mark = tokens.mark();
+      AddItemToAst(*parser.flowItem(), locator, report, flow);
+      tokens.release(mark);
+      parser.getTreeTracker().reset();
+    }
+    FlowParser::FlowEndContext* end = parser.flowEnd();
+    // As the whole file's range: from its first token to the end (a rule that matched EOF
+    // stops at EOF: ANTLR's Parser::exitRule).
+    flow.range = locator.Range(&start, end->getStop());
+    if (!scratch.all().empty()) return std::nullopt;
+    return flow;
+  } catch (const antlr4::ParseCancellationException&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::optional<ast::Flow> Parse(const diag::SourceFile& file, diag::Diagnostics& diagnostics) {
@@ -173,14 +251,16 @@ std::optional<ast::Flow> Parse(const diag::SourceFile& file, diag::Diagnostics& 
         .SetHelp("flow files are UTF-8; save the file as UTF-8");
     return std::nullopt;
   }
+  TokenLocator locator(file);
+  if (std::optional<ast::Flow> flow = ParseItemByItem(file, locator)) return flow;
 
+  // The whole file at once, to report what is wrong with it.
   size_t errors_before = diagnostics.error_count();
   antlr4::ANTLRInputStream input(file.text());
   FlowLexer lexer(&input);
   lexer.removeErrorListeners();
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
-  TokenLocator locator(file);
   if (!CheckTokens(tokens, locator, report)) return std::nullopt;
 
   FlowParser parser(&tokens);

@@ -52,16 +52,25 @@ class Builder {
     flow.name = Ident(ctx.IDENT());
     flow.range = at_.Range(&ctx);
     for (auto* d : ctx.decorator()) flow.decorators.push_back(Decorator(*d));
-    for (auto* item : ctx.flowItem()) {
-      // The first token tells the alternative (as in Step, Value): each accessor of a
-      // context searches its children with a dynamic_cast apiece.
-      if (item->getStart()->getType() == FlowLexer::PARAM) {
-        flow.params.push_back(Param(*item->param()));
-      } else {
-        flow.steps.push_back(Step(*item->step()));
-      }
-    }
+    for (auto* item : ctx.flowItem()) AddItem(*item, flow);
     return flow;
+  }
+
+  ast::Flow Head(FlowParser::FlowHeadContext& ctx) {
+    ast::Flow flow;
+    flow.name = Ident(ctx.IDENT());
+    for (auto* d : ctx.decorator()) flow.decorators.push_back(Decorator(*d));
+    return flow;
+  }
+
+  void AddItem(FlowParser::FlowItemContext& item, ast::Flow& flow) {
+    // The first token tells the alternative (as in Step, Value): each accessor of a
+    // context searches its children with a dynamic_cast apiece.
+    if (item.getStart()->getType() == FlowLexer::PARAM) {
+      flow.params.push_back(Param(*item.param()));
+    } else {
+      flow.steps.push_back(Step(*item.step()));
+    }
   }
 
  private:
@@ -214,6 +223,16 @@ class Builder {
 ast::Flow TreeToAst(FlowParser::FileContext& file, const TokenLocator& locator,
                     diag::Reporter& report) {
   return Builder(locator, report).File(file);
+}
+
+ast::Flow HeadToAst(FlowParser::FlowHeadContext& head, const TokenLocator& locator,
+                    diag::Reporter& report) {
+  return Builder(locator, report).Head(head);
+}
+
+void AddItemToAst(FlowParser::FlowItemContext& item, const TokenLocator& locator,
+                  diag::Reporter& report, ast::Flow& flow) {
+  Builder(locator, report).AddItem(item, flow);
 }
 
 }  // namespace flowc::parse

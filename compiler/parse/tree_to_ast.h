@@ -35,6 +35,13 @@ class TokenLocator {
 ast::Flow TreeToAst(flowc_grammar::FlowParser::FileContext& file, const TokenLocator& locator,
                     diag::Reporter& report);
 
+// The same a piece at a time: the flow's name and decorators from its head, then each item
+// into `flow` as it is parsed. The caller sets flow.range, which spans the whole file.
+ast::Flow HeadToAst(flowc_grammar::FlowParser::FlowHeadContext& head, const TokenLocator& locator,
+                    diag::Reporter& report);
+void AddItemToAst(flowc_grammar::FlowParser::FlowItemContext& item, const TokenLocator& locator,
+                  diag::Reporter& report, ast::Flow& flow);
+
 }  // namespace flowc::parse
 
 #endif  // FLOWC_PARSE_TREE_TO_AST_H_

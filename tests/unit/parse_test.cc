@@ -46,6 +46,33 @@ TEST_CASE("parse: a whole flow becomes the AST, with ranges") {
   CHECK(flow->steps[0].runs[0].command.items.size() == 2);
   CHECK(flow->steps[2].runs[0].command.string == "raw\\n");
   CHECK(flow->steps[2].runs[0].command.raw);
+  // The flow's range spans the file from its first token (the decorator) to its end (a
+  // rule that matched EOF stops at EOF: ANTLR's Parser::exitRule), as the whole-file
+  // parse's did.
+  CHECK(flow->range.line == 2);
+  CHECK(flow->range.column == 1);
+  CHECK(flow->range.offset == 4);
+  CHECK(flow->range.offset + flow->range.length == file->text().size());
+}
+
+TEST_CASE("parse: what the item-by-item parse meets late is reported as the whole file's") {
+  // Each of these fails only after several items were parsed and freed: the diagnostics are
+  // the whole-file parse's, once each, and nothing of the first attempt is left.
+  std::string items;
+  for (int i = 0; i < 50; ++i) items += "  step s" + std::to_string(i) + " { run \"x\" }\n";
+  for (const auto& [tail, message] : std::vector<std::pair<std::string, std::string>>{
+           {"  step bad { run \"a\\qb\" }\n}\n", "unknown escape"},
+           {"  step bad { run \"x\" next }\n}\n", "expected identifier"},
+           {"  step bad { run \"x\" }\n}\n;\n", "unexpected character ';'"},
+           {"  step bad { run \"x }\n}\n", "unterminated string"},
+           {"  step bad { run " + std::string(70, '[') + " }\n}\n", "nest deeper than 64"}}) {
+    CAPTURE(tail);
+    auto c = testing::Analyze("flow f {\n" + items + tail);
+    CHECK_FALSE(c->flow);
+    const std::string errors = c->errors();
+    CHECK(errors.find(message) != std::string::npos);
+    CHECK(errors.find(message) == errors.rfind(message));
+  }
 }
 
 TEST_CASE("parse: string escapes decode; raw strings keep every character") {
