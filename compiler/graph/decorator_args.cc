@@ -1,5 +1,6 @@
 #include "compiler/graph/decorator_args.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 

@@ -1,5 +1,9 @@
 #include "compiler/parse/parse.h"
 
+#include <algorithm>
+#include <memory>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "FlowLexer.h"
@@ -209,13 +213,14 @@ std::optional<ast::Flow> ParseItemByItem(const diag::SourceFile& file,
   antlr4::ANTLRInputStream input(file.text());
   StoppingLexer lexer(&input);
   lexer.removeErrorListeners();
-  antlr4::UnbufferedTokenStream tokens(&lexer);
-  FlowParser parser(&tokens);
-  parser.removeErrorListeners();
-  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
-      antlr4::atn::PredictionMode::SLL);
-  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
   try {
+    // Inside: the stream reads its first token as it is made.
+    antlr4::UnbufferedTokenStream tokens(&lexer);
+    FlowParser parser(&tokens);
+    parser.removeErrorListeners();
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+        antlr4::atn::PredictionMode::SLL);
+    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
     ssize_t mark = tokens.mark();
     FlowParser::FlowHeadContext* head = parser.flowHead();
     ast::Flow flow = HeadToAst(*head, locator, report);

@@ -60,12 +60,14 @@ TEST_CASE("parse: what the item-by-item parse meets late is reported as the whol
   // the whole-file parse's, once each, and nothing of the first attempt is left.
   std::string items;
   for (int i = 0; i < 50; ++i) items += "  step s" + std::to_string(i) + " { run \"x\" }\n";
-  for (const auto& [tail, message] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [tail_text, message_text] : std::vector<std::pair<std::string, std::string>>{
            {"  step bad { run \"a\\qb\" }\n}\n", "unknown escape"},
            {"  step bad { run \"x\" next }\n}\n", "expected identifier"},
            {"  step bad { run \"x\" }\n}\n;\n", "unexpected character ';'"},
            {"  step bad { run \"x }\n}\n", "unterminated string"},
            {"  step bad { run " + std::string(70, '[') + " }\n}\n", "nest deeper than 64"}}) {
+    const std::string tail = tail_text;  // a copy: CAPTURE's lambda cannot take a binding
+    const std::string message = message_text;
     CAPTURE(tail);
     auto c = testing::Analyze("flow f {\n" + items + tail);
     CHECK_FALSE(c->flow);
@@ -73,6 +75,11 @@ TEST_CASE("parse: what the item-by-item parse meets late is reported as the whol
     CHECK(errors.find(message) != std::string::npos);
     CHECK(errors.find(message) == errors.rfind(message));
   }
+  // A bad first token stops the item-by-item parse as its token stream is made (a fuzzer
+  // found that this once escaped as an exception).
+  auto c = testing::Analyze("&3 \n`");
+  CHECK_FALSE(c->flow);
+  CHECK(c->errors().find("unexpected character '&'") != std::string::npos);
 }
 
 TEST_CASE("parse: string escapes decode; raw strings keep every character") {
