@@ -8,6 +8,7 @@
 #define FLOWC_BACKENDS_BACKEND_H_
 
 #include <string>
+#include <utility>
 #include <string_view>
 
 #include "compiler/diag/diagnostics.h"
@@ -27,6 +28,8 @@ class StringSink : public OutputSink {
  public:
   void Write(std::string_view text) override { text_ += text; }
   const std::string& text() const { return text_; }
+  // The text, moved out: the sink is empty afterwards.
+  std::string Take() { return std::move(text_); }
 
  private:
   std::string text_;

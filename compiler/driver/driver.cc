@@ -23,10 +23,13 @@
 namespace flowc::driver {
 
 std::optional<ir::Flow> Analyze(const diag::SourceFile& file, diag::Diagnostics& diagnostics) {
-  std::optional<ast::Flow> ast = parse::Parse(file, diagnostics);
-  if (!ast) return std::nullopt;
   diag::Reporter report(diagnostics, file);
-  std::optional<graph::Flow> graph = graph::BuildGraph(*ast, report);
+  std::optional<graph::Flow> graph;
+  {
+    std::optional<ast::Flow> ast = parse::Parse(file, diagnostics);
+    if (!ast) return std::nullopt;
+    graph = graph::BuildGraph(*ast, report);
+  }  // The graph holds what it needs of the AST by value: a large flow's AST goes here.
   if (!graph) return std::nullopt;
   return ir::LowerToIr(*graph, file.path());
 }
@@ -45,7 +48,7 @@ std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
   if (!backend->Emit(flow, options, sink, report) || !capable) return std::nullopt;
   if (report.diagnostics().error_count() > errors) return std::nullopt;
   if (backend->extension() == ".yaml") backends::WarnOversizedObjects(flow, sink.text(), report);
-  return sink.text();
+  return sink.Take();
 }
 
 std::optional<std::string> Compile(const diag::SourceFile& file, std::string_view target,
