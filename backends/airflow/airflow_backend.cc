@@ -328,15 +328,13 @@ class DagWriter {
     return out;
   }
 
-  // Whether a command refers to a param that renders through flowc_text.
+  // Whether a command refers to a param: every param renders through flowc_text
+  // (ParamExpression), and the graph has checked that each reference names one.
   bool UsesTextFilter() const {
     for (const ir::Step& step : flow_.steps) {
       for (const ir::Text& arg : step.pod.command) {
         for (const ir::Segment& segment : arg.segments) {
-          if (segment.kind != ir::Segment::Kind::kParam) continue;
-          for (const ir::Param& param : flow_.params) {
-            if (param.name == segment.text && ParamNeedsJson(&param)) return true;
-          }
+          if (segment.kind == ir::Segment::Kind::kParam) return true;
         }
       }
     }

@@ -83,8 +83,6 @@ const ir::Param* FindParam(const JinjaScope& scope, std::string_view name) {
 
 }  // namespace
 
-bool ParamNeedsJson(const ir::Param* param) { return param != nullptr; }
-
 std::string KubeletValue(std::string_view value) {
   std::string out;
   out.reserve(value.size());
@@ -103,9 +101,10 @@ std::string ParamExpression(const JinjaScope& scope, std::string_view name) {
   const ir::Param* param = FindParam(scope, name);
   // Airflow renders a value with str(): True, ['a'], 1000000000000000.0.
   // The IR and the other targets write compact JSON (true, ["a"], 1e+15);
-  // Jinja's own tojson escapes ' and spaces out lists. So the DAG registers
-  // flowc_text as a filter, which also doubles each `$` for kubelet.
-  return fmt::format("{{{{ {}{} }}}}", access, ParamNeedsJson(param) ? " | flowc_text" : "");
+  // Jinja's own tojson escapes ' and spaces out lists. So every param goes
+  // through flowc_text (templates/airflow/flowc_text.py), a filter the DAG
+  // registers, which also doubles each `$` for kubelet.
+  return fmt::format("{{{{ {}{} }}}}", access, param != nullptr ? " | flowc_text" : "");
 }
 
 // Appends `text` to a template so that Jinja renders it unchanged. `last`:

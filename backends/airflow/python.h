@@ -55,13 +55,6 @@ struct JinjaScope {
 // drops one unless keep_trailing_newline is set).
 std::string JinjaLiteral(std::string_view text);
 
-// Whether a reference to `param` renders through the `flowc_text` filter
-// (templates/airflow/flowc_text.py), which the DAG must then register. Every
-// param does: its value reads as the IR writes it (compact JSON for a
-// non-string: true, 1e+15, ["a","b"], as on the other targets) with each `$`
-// doubled for kubelet. (The name is older than that rule.)
-bool ParamNeedsJson(const ir::Param* param);
-
 // A value written into a command at compile time, as flowc_text writes one
 // at run time: each `$` doubled, because kubelet reads `$$` as `$` and
 // expands `$(NAME)`, whatever text follows the value.
