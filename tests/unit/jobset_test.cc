@@ -100,19 +100,29 @@ Compiled Compile(const diag::SourceFile& file, const ir::Flow& flow) {
 
 // Kubelet's reading of a command argument (k8s.io/kubernetes
 // third_party/forked/golang/expansion): `$$` is `$`, `$(NAME)` a reference
-// (shown here as <NAME>), any other `$` itself.
-std::string Kubelet(std::string_view s) {
+// (shown here as <NAME>), any other `$` itself; a `$` that ends the text is
+// copied as it is. With `bytewise`, as an older expansion.go reads the byte
+// after a lone `$` (tryReadVariableName: `string(operator) +
+// string(input[0])`, a Go conversion of that byte to a rune): a non-ASCII
+// byte becomes the UTF-8 of U+0080..U+00FF.
+std::string Kubelet(std::string_view s, bool bytewise = false) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char next = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
     if (s[i] != '$' || i + 1 == s.size()) {
       out += s[i];
-    } else if (s[i + 1] == '$') {
+    } else if (next == '$') {
       out += '$';
       ++i;
-    } else if (s[i + 1] == '(' && s.find(')', i + 2) != std::string_view::npos) {
+    } else if (next == '(' && s.find(')', i + 2) != std::string_view::npos) {
       size_t close = s.find(')', i + 2);
       out += "<" + std::string(s.substr(i + 2, close - i - 2)) + ">";
       i = close;
+    } else if (bytewise && next >= 0x80) {
+      out += '$';
+      out += static_cast<char>(0xC0 | (next >> 6));
+      out += static_cast<char>(0x80 | (next & 0x3F));
+      ++i;
     } else {
       out += '$';
     }
@@ -328,35 +338,6 @@ TEST_CASE("a spliced param never forms a kubelet reference with the text around 
   }
 }
 
-// Kubelet's reading byte by byte, as expansion.go reads the byte after a lone
-// `$` (tryReadVariableName: `string(operator) + string(input[0])`, a Go
-// conversion of that byte to a rune): a non-ASCII byte becomes the UTF-8 of
-// U+0080..U+00FF. A `$` that ends the text is copied as it is.
-std::string KubeletBytes(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char next = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
-    if (s[i] != '$' || i + 1 == s.size()) {
-      out += s[i];
-    } else if (next == '$') {
-      out += '$';
-      ++i;
-    } else if (next == '(' && s.find(')', i + 2) != std::string_view::npos) {
-      size_t close = s.find(')', i + 2);
-      out += "<" + std::string(s.substr(i + 2, close - i - 2)) + ">";
-      i = close;
-    } else if (next >= 0x80) {
-      out += '$';
-      out += static_cast<char>(0xC0 | (next >> 6));
-      out += static_cast<char>(0x80 | (next & 0x3F));
-      ++i;
-    } else {
-      out += '$';
-    }
-  }
-  return out;
-}
-
 TEST_CASE("a param default's last `$` reaches the container byte for byte, whatever follows") {
   diag::SourceFile file("f.flow", kSource);
   ir::Flow flow = MakeFlow(file, "f", 0);
@@ -383,7 +364,7 @@ TEST_CASE("a param default's last `$` reaches the container byte for byte, whate
                                                  .as<std::string>();
     CAPTURE(flow_text);
     CAPTURE(arg);
-    CHECK(KubeletBytes(arg) == received);
+    CHECK(Kubelet(arg, /*bytewise=*/true) == received);
   }
 }
 
