@@ -293,7 +293,11 @@ def flowc_gang_age(gang, now):
 
 
 def flowc_delete_gangs(hook, api, namespace, labels, keep=None):
-    """Deletes the gangs that carry all of `labels`, except the one named `keep`."""
+    """Deletes the gangs that carry all of `labels`, except the one named `keep`.
+
+    Background propagation: the garbage collector then deletes what the gang owns, a JobSet's
+    Jobs and pods, and a TrainJob's JobSet (the Trainer sets a controller owner reference on
+    it: kubeflow/trainer pkg/runtime/framework/plugins/jobset/jobset.go, Build)."""
     selector = ",".join("{}={}".format(k, v) for k, v in sorted(labels.items()))
     # The namespace the hook's own methods use for None (hooks/kubernetes.py).
     found = hook.custom_object_client.list_namespaced_custom_object(
