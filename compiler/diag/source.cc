@@ -3,6 +3,12 @@
 #include <algorithm>
 
 namespace flowc::diag {
+namespace {
+
+// A byte order mark opens some UTF-8 files; editors show no column for it.
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+}  // namespace
 
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
@@ -17,7 +23,12 @@ SourceRange SourceFile::RangeAt(uint32_t offset, uint32_t length) const {
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   uint32_t line = static_cast<uint32_t>(it - line_starts_.begin());
   uint32_t column = 1;
-  for (uint32_t i = line_starts_[line - 1]; i < offset; ++i) {
+  uint32_t begin = line_starts_[line - 1];
+  if (line == 1 && offset >= kByteOrderMark.size() &&
+      std::string_view(text_).substr(0, kByteOrderMark.size()) == kByteOrderMark) {
+    begin = kByteOrderMark.size();
+  }
+  for (uint32_t i = begin; i < offset; ++i) {
     // Count code points: skip UTF-8 continuation bytes.
     if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++column;
   }
@@ -31,6 +42,9 @@ std::string_view SourceFile::Line(uint32_t line) const {
                                             : static_cast<uint32_t>(text_.size());
   std::string_view view(text_.data() + begin, end - begin);
   if (!view.empty() && view.back() == '\r') view.remove_suffix(1);
+  if (line == 1 && view.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
+    view.remove_prefix(kByteOrderMark.size());
+  }
   return view;
 }
 

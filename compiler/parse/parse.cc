@@ -9,6 +9,7 @@
 #include "FlowLexer.h"
 #include "FlowParser.h"
 #include "antlr4-runtime.h"
+#include "compiler/parse/fast_input.h"
 #include "compiler/parse/strings.h"
 #include "compiler/parse/tree_to_ast.h"
 
@@ -170,12 +171,12 @@ bool CheckTokens(antlr4::CommonTokenStream& tokens, const TokenLocator& at,
 // The lexer of the item-by-item parse: it gives up, with the parse, at the first token that
 // CheckTokens would report (a stray character, an unterminated string, nesting deeper than
 // kMaxNesting, which it meets before the parser recurses that deep).
-class StoppingLexer final : public FlowLexer {
+class StoppingLexer final : public FastFlowLexer {
  public:
-  using FlowLexer::FlowLexer;
+  using FastFlowLexer::FastFlowLexer;
 
   std::unique_ptr<antlr4::Token> nextToken() override {
-    std::unique_ptr<antlr4::Token> token = FlowLexer::nextToken();
+    std::unique_ptr<antlr4::Token> token = FastFlowLexer::nextToken();
     switch (token->getType()) {
       case FlowLexer::LBRACK:
       case FlowLexer::LBRACE:
@@ -210,7 +211,7 @@ std::optional<ast::Flow> ParseItemByItem(const diag::SourceFile& file,
                                          const TokenLocator& locator) {
   diag::Diagnostics scratch;
   diag::Reporter report(scratch, file);
-  antlr4::ANTLRInputStream input(file.text());
+  Utf8Stream input(file.text(), locator.byte_of_codepoint());
   StoppingLexer lexer(&input);
   lexer.removeErrorListeners();
   try {
@@ -261,8 +262,8 @@ std::optional<ast::Flow> Parse(const diag::SourceFile& file, diag::Diagnostics& 
 
   // The whole file at once, to report what is wrong with it.
   size_t errors_before = diagnostics.error_count();
-  antlr4::ANTLRInputStream input(file.text());
-  FlowLexer lexer(&input);
+  Utf8Stream input(file.text(), locator.byte_of_codepoint());
+  FastFlowLexer lexer(&input);
   lexer.removeErrorListeners();
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();

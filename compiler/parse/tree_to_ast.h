@@ -24,6 +24,8 @@ class TokenLocator {
     return Range(context->getStart(), context->getStop());
   }
   const diag::SourceFile& file() const { return file_; }
+  // The byte offset of each code point, then of the end; empty when the text is ASCII.
+  const std::vector<uint32_t>& byte_of_codepoint() const { return byte_of_codepoint_; }
 
  private:
   const diag::SourceFile& file_;

@@ -1,0 +1,121 @@
+#include "compiler/parse/fast_input.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace flowc::parse {
+
+namespace {
+
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+// In an unnamed namespace on purpose: ANTLR 4.9 finds the lexer's simulator with a
+// dynamic_cast five times a token (Recognizer::getInterpreter), and a type of internal linkage
+// spares that cast libstdc++'s strcmp of type names (type_info::operator==).
+class FastLexerSimulator final : public antlr4::atn::LexerATNSimulator {
+ public:
+  // Takes over `lexer`'s DFA (a static of the generated lexer, shared by its instances).
+  FastLexerSimulator(antlr4::Lexer* lexer, std::vector<antlr4::dfa::DFA>& dfa);
+
+ protected:
+  antlr4::dfa::DFAState* getExistingTargetState(antlr4::dfa::DFAState* s, size_t t) override;
+  using antlr4::atn::LexerATNSimulator::addDFAEdge;
+  void addDFAEdge(antlr4::dfa::DFAState* p, size_t t, antlr4::dfa::DFAState* q) override;
+
+ private:
+  using Edges = std::array<antlr4::dfa::DFAState*, MAX_DFA_EDGE + 1>;
+  // [mode][state number]: the edges of the DFA this simulator runs, shared by every simulator
+  // that runs it, as the DFA is.
+  std::vector<std::vector<Edges>>& edges_;
+};
+
+}  // namespace
+
+Utf8Stream::Utf8Stream(std::string_view text, const std::vector<uint32_t>& byte_of_codepoint)
+    : text_(text),
+      byte_of_codepoint_(byte_of_codepoint),
+      size_(byte_of_codepoint.empty() ? text.size() : byte_of_codepoint.size() - 1) {
+  if (text_.substr(0, kByteOrderMark.size()) == kByteOrderMark) first_ = position_ = 1;
+}
+
+size_t Utf8Stream::CodePointAt(size_t index) const {
+  size_t begin = ByteOf(index);
+  auto byte = static_cast<unsigned char>(text_[begin]);
+  if (byte < 0x80) return byte;
+  size_t end = ByteOf(index + 1);
+  return antlrcpp::utf8_to_utf32(text_.data() + begin, text_.data() + end).at(0);
+}
+
+void Utf8Stream::consume() {
+  if (position_ >= size_) throw antlr4::IllegalStateException("cannot consume EOF");
+  ++position_;
+}
+
+size_t Utf8Stream::LA(ssize_t i) {
+  if (i == 0) return 0;  // undefined
+  // LA(-1) is the character before the current one, LA(1) the current one.
+  auto at = static_cast<ssize_t>(position_) + (i < 0 ? i : i - 1);
+  if (at < static_cast<ssize_t>(first_) || at >= static_cast<ssize_t>(size_)) {
+    return antlr4::IntStream::EOF;
+  }
+  auto index = static_cast<size_t>(at);
+  if (byte_of_codepoint_.empty()) return static_cast<unsigned char>(text_[index]);  // ASCII
+  return CodePointAt(index);
+}
+
+void Utf8Stream::seek(size_t index) {
+  position_ = std::clamp(index, first_, size_);
+}
+
+std::string Utf8Stream::getText(const antlr4::misc::Interval& interval) {
+  if (interval.a < 0 || interval.b < 0) return "";
+  auto start = std::max(static_cast<size_t>(interval.a), first_);
+  size_t stop = std::min(static_cast<size_t>(interval.b), size_ - 1);
+  if (start >= size_ || stop < start) return "";
+  size_t begin = ByteOf(start);
+  return std::string(text_.substr(begin, ByteOf(stop + 1) - begin));
+}
+
+std::string Utf8Stream::toString() const {
+  return std::string(text_.substr(ByteOf(first_)));
+}
+
+FastLexerSimulator::FastLexerSimulator(antlr4::Lexer* lexer, std::vector<antlr4::dfa::DFA>& dfa)
+    : LexerATNSimulator(lexer, lexer->getATN(), dfa, [] () -> antlr4::atn::PredictionContextCache& {
+        // The lexer's ATN configurations carry no parser context: the cache stays empty.
+        static antlr4::atn::PredictionContextCache cache;
+        return cache;
+      }()),
+      edges_([&]() -> std::vector<std::vector<Edges>>& {
+        static std::map<const std::vector<antlr4::dfa::DFA>*, std::vector<std::vector<Edges>>>
+            tables;
+        std::vector<std::vector<Edges>>& table = tables[&dfa];
+        table.resize(dfa.size());
+        return table;
+      }()) {}
+
+antlr4::dfa::DFAState* FastLexerSimulator::getExistingTargetState(antlr4::dfa::DFAState* s,
+                                                                  size_t t) {
+  if (t > MAX_DFA_EDGE || _mode >= edges_.size()) return nullptr;
+  const std::vector<Edges>& states = edges_[_mode];
+  auto state = static_cast<size_t>(s->stateNumber);
+  return state < states.size() ? states[state][t] : nullptr;
+}
+
+void FastLexerSimulator::addDFAEdge(antlr4::dfa::DFAState* p, size_t t, antlr4::dfa::DFAState* q) {
+  LexerATNSimulator::addDFAEdge(p, t, q);
+  if (t > MAX_DFA_EDGE || _mode >= edges_.size() || p->stateNumber < 0) return;
+  std::vector<Edges>& states = edges_[_mode];
+  auto state = static_cast<size_t>(p->stateNumber);
+  if (state >= states.size()) states.resize(state + 1, Edges{});
+  states[state][t] = q;
+}
+
+FastFlowLexer::FastFlowLexer(antlr4::CharStream* input) : FlowLexer(input) {
+  auto* generated = getInterpreter<antlr4::atn::LexerATNSimulator>();
+  _interpreter = new FastLexerSimulator(this, generated->_decisionToDFA);
+  delete generated;
+}
+
+}  // namespace flowc::parse

@@ -1,0 +1,120 @@
+// The parser's input path (compiler/parse/fast_input.h) against ANTLR's own: Utf8Stream and
+// FastLexerSimulator must give exactly the tokens ANTLRInputStream and LexerATNSimulator give.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compiler/diag/source.h"
+#include "compiler/parse/fast_input.h"
+#include "compiler/parse/tree_to_ast.h"
+
+namespace flowc::parse {
+namespace {
+
+struct Lexed {
+  size_t type, start, stop, line, column;
+  std::string text;
+  bool operator==(const Lexed& o) const {
+    return type == o.type && start == o.start && stop == o.stop && line == o.line &&
+           column == o.column && text == o.text;
+  }
+};
+
+std::ostream& operator<<(std::ostream& out, const Lexed& t) {
+  return out << t.type << "@" << t.start << ".." << t.stop << " " << t.line << ":" << t.column
+             << " '" << t.text << "'";
+}
+
+std::vector<Lexed> Lex(antlr4::Lexer& lexer) {
+  std::vector<Lexed> out;
+  for (;;) {
+    std::unique_ptr<antlr4::Token> t = lexer.nextToken();
+    out.push_back({t->getType(), t->getStartIndex(), t->getStopIndex(), t->getLine(),
+                   t->getCharPositionInLine(), t->getText()});
+    if (t->getType() == antlr4::Token::EOF) return out;
+  }
+}
+
+// Lexes `text` both ways and compares every token.
+void CheckSameTokens(const std::string& text) {
+  CAPTURE(text);
+  antlr4::ANTLRInputStream reference_input(text);
+  flowc_grammar::FlowLexer reference(&reference_input);
+  reference.removeErrorListeners();
+  std::vector<Lexed> expected = Lex(reference);
+
+  diag::SourceFile file("t.flow", text);
+  TokenLocator locator(file);
+  Utf8Stream input(file.text(), locator.byte_of_codepoint());
+  FastFlowLexer fast(&input);
+  fast.removeErrorListeners();
+  std::vector<Lexed> actual = Lex(fast);
+  REQUIRE(actual.size() == expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) CHECK(actual[i] == expected[i]);
+}
+
+TEST_CASE("parse input: the same tokens as ANTLRInputStream and LexerATNSimulator") {
+  for (const char* text : {
+           "",
+           "flow f {\n  step start { run \"echo hi\" next end }\n  step end { run \"x\" }\n}\n",
+           "@kubernetes(cpu=0.5, labels={\"a\": \"b\"}) # comment\n",
+           "run \"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x9A\x80\" # \xC3\xA9\n",  // 2-, 3-, 4-byte
+           "step \xC3\xA9t\xC3\xA9 { }",                                    // stray non-ASCII
+           "\"unterminated \xE2\x82\xAC\nnext",
+           "\"\"\"raw\n\xF0\x9F\x9A\x80\n\"\"\" -1.5e3 ; ' -",
+       }) {
+    CheckSameTokens(text);
+  }
+}
+
+TEST_CASE("parse input: random texts lex the same either way") {
+  // Fragments that make every token type, partial tokens, and non-ASCII characters.
+  const std::vector<std::string> pieces = {
+      "flow", "step", "param", "next", "foreach", "run", "true", "false", "null", "@", "(",
+      ")", "{", "}", "[", "]", ",", ":", "=", "\"\"\"", "\"", "\\", "\\\"", "#", "\n", "\r",
+      "\t", " ", "-", "1", "2.5", "e", "E+", "_x", "abc", "'", ";", "\xC3\xA9", "\xE2\x82\xAC",
+      "\xF0\x9F\x9A\x80", "\xEF\xBB\xBF"};
+  std::mt19937 random(15);
+  for (int i = 0; i < 400; ++i) {
+    std::string text;
+    int n = static_cast<int>(random() % 40);
+    for (int j = 0; j < n; ++j) text += pieces[random() % pieces.size()];
+    // A leading byte order mark is the one place the two differ (the next test case).
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.insert(0, " ");
+    CheckSameTokens(text);
+  }
+}
+
+TEST_CASE("parse input: a byte order mark is skipped but keeps its index") {
+  // ANTLRInputStream drops it, so its indexes are one short of the file's code points;
+  // Utf8Stream keeps the file's, which TokenLocator maps to bytes.
+  std::string text = "\xEF\xBB\xBF" "flow \xC3\xA9";
+  diag::SourceFile file("t.flow", text);
+  TokenLocator locator(file);
+  Utf8Stream input(file.text(), locator.byte_of_codepoint());
+  CHECK(input.index() == 1);
+  CHECK(input.size() == 7);
+  CHECK(input.LA(1) == 'f');
+  CHECK(input.LA(-1) == antlr4::IntStream::EOF);
+  input.seek(0);
+  CHECK(input.index() == 1);
+  input.seek(6);
+  CHECK(input.LA(1) == 0xE9);
+  CHECK(input.LA(-1) == ' ');
+  CHECK(input.getText(antlr4::misc::Interval(size_t{1}, size_t{6})) == "flow \xC3\xA9");
+  CHECK(input.toString() == "flow \xC3\xA9");
+  input.consume();
+  CHECK(input.LA(1) == antlr4::IntStream::EOF);
+  CHECK_THROWS_AS(input.consume(), antlr4::IllegalStateException);
+  FastFlowLexer lexer(&input);
+  input.seek(1);
+  std::unique_ptr<antlr4::Token> flow = lexer.nextToken();
+  CHECK(flow->getStartIndex() == 1);
+  CHECK(locator.Range(flow.get()).offset == 3);
+  CHECK(locator.Range(flow.get()).column == 1);
+}
+
+}  // namespace
+}  // namespace flowc::parse
