@@ -1,23 +1,26 @@
 // The interface every target implements, and what the driver hands it.
 //
 // A backend gets the validated IR, never the parser or the graph (protobuf's
-// CodeGenerator). It first reports every construct it cannot express, as a
-// diagnostic at the step's source line, and writes nothing when it reported
-// an error; only then does it render into the OutputSink the driver owns.
+// CodeGenerator). It reports every construct it cannot express, as a
+// diagnostic at the step's source line, and renders into the OutputSink the
+// driver owns, as it goes. The driver keeps that text aside (in memory, or in a
+// temporary file once it is large) and drops it when any error was reported,
+// whenever in the rendering: a failed compile writes nothing.
 #ifndef FLOWC_BACKENDS_BACKEND_H_
 #define FLOWC_BACKENDS_BACKEND_H_
 
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "compiler/diag/diagnostics.h"
 #include "compiler/ir/ir.h"
 
 namespace flowc::backends {
 
-// Where a backend's text goes. The driver writes it to a file atomically or
-// to stdout; tests keep it in memory.
+// Where a backend's text goes, a piece at a time. The driver's sink holds it until
+// the compile has succeeded (compiler/driver/spool.h); tests keep it in memory.
 class OutputSink {
  public:
   virtual ~OutputSink() = default;
@@ -77,9 +80,27 @@ bool CheckCapabilities(const ir::Flow& flow, const Backend& backend, diag::Repor
 bool CheckOneNamespace(const ir::Flow& flow, std::string_view target, std::string_view reason,
                        diag::Reporter& report);
 
+// Passes text on to `next`, measuring the YAML documents in it ("\n---\n" separates them) as
+// it goes, so that the text need not be held whole to be measured.
+class DocumentSizes final : public OutputSink {
+ public:
+  explicit DocumentSizes(OutputSink& next) : next_(next) {}
+  void Write(std::string_view text) override;
+  // The size of each document written, in bytes, without its separator.
+  std::vector<size_t> sizes() const;
+
+ private:
+  OutputSink& next_;
+  std::vector<size_t> closed_;  // the sizes of the documents closed by a separator
+  size_t written_ = 0;
+  size_t start_ = 0;            // where the open document starts
+  std::string recent_;          // its last bytes, up to 4: a separator may span two writes
+};
+
 // Kubernetes stores an object in etcd only up to 1.5 MiB. Warns, at the
-// flow, for each YAML document of `text` that is larger.
-void WarnOversizedObjects(const ir::Flow& flow, std::string_view text, diag::Reporter& report);
+// flow, for each YAML document larger than that (`sizes`, from DocumentSizes).
+void WarnOversizedObjects(const ir::Flow& flow, const std::vector<size_t>& sizes,
+                          diag::Reporter& report);
 
 }  // namespace flowc::backends
 

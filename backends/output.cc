@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "backends/backend.h"
@@ -46,23 +48,53 @@ bool CheckOneNamespace(const ir::Flow& flow, std::string_view target, std::strin
   return ok;
 }
 
-void WarnOversizedObjects(const ir::Flow& flow, std::string_view text, diag::Reporter& report) {
+void DocumentSizes::Write(std::string_view text) {
+  static constexpr std::string_view kSeparator = "\n---\n";
+  next_.Write(text);
+  // A separator that starts in the last bytes of earlier writes (at most one can: separators
+  // are found without overlap) ...
+  size_t from = 0;
+  std::string boundary = recent_ + std::string(text.substr(0, kSeparator.size() - 1));
+  size_t at = boundary.find(kSeparator);
+  if (at != std::string::npos && at < recent_.size()) {
+    size_t offset = written_ - recent_.size() + at;
+    closed_.push_back(offset - start_);
+    start_ = offset + kSeparator.size();
+    from = start_ - written_;
+  }
+  // ... then those inside this write.
+  for (at = text.find(kSeparator, from); at != std::string_view::npos;
+       at = text.find(kSeparator, from)) {
+    closed_.push_back(written_ + at - start_);
+    start_ = written_ + at + kSeparator.size();
+    from = at + kSeparator.size();
+  }
+  written_ += text.size();
+  // The open document's last bytes, up to one short of a separator.
+  size_t keep = std::min(written_ - std::min(start_, written_), kSeparator.size() - 1);
+  if (keep <= text.size()) {
+    recent_.assign(text.substr(text.size() - keep));
+  } else {
+    recent_ = recent_.substr(recent_.size() - (keep - text.size())) + std::string(text);
+  }
+}
+
+std::vector<size_t> DocumentSizes::sizes() const {
+  std::vector<size_t> sizes = closed_;
+  if (start_ < written_) sizes.push_back(written_ - start_);
+  return sizes;
+}
+
+void WarnOversizedObjects(const ir::Flow& flow, const std::vector<size_t>& sizes,
+                          diag::Reporter& report) {
   constexpr size_t kLimit = 1572864;  // etcd's default request limit, 1.5 MiB
-  size_t document = 1;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find("\n---\n", start);
-    if (end == std::string_view::npos) end = text.size();
-    size_t size = end - start;
-    if (size > kLimit) {
-      report(diag::Code::kObjectTooLarge, flow.range,
-             fmt::format("document {} of the output is {:.2f} MiB, more than the 1.5 MiB "
-                         "Kubernetes stores in one object",
-                         document, size / 1048576.0))
-          .SetHelp("the API server will refuse it; split the flow into smaller flows");
-    }
-    start = end + 5;
-    ++document;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] <= kLimit) continue;
+    report(diag::Code::kObjectTooLarge, flow.range,
+           fmt::format("document {} of the output is {:.2f} MiB, more than the 1.5 MiB "
+                       "Kubernetes stores in one object",
+                       i + 1, sizes[i] / 1048576.0))
+        .SetHelp("the API server will refuse it; split the flow into smaller flows");
   }
 }
 

@@ -505,16 +505,18 @@ class ArgoTarget final : public Backend {
     if (flow.steps.empty()) return false;
     Layout layout(flow);
     bool ok = CheckFlow(flow, layout, report);
-    YAML::Emitter yaml;
-    Renderer renderer(flow, layout, yaml, options.argo_version);
+    // The text goes into the sink as it is written: the driver keeps it until the compile
+    // has succeeded (backend.h), so the checks the rendering makes may still fail it.
+    k8s::SinkEmitter yaml(out);
+    Renderer renderer(flow, layout, yaml.yaml(), options.argo_version);
     // The objects the pods need come first in the stream (`kubectl apply`
     // creates them in order); Argo itself never reads them.
-    k8s::EmitObjectDocuments(yaml, flow);
+    k8s::EmitObjectDocuments(yaml.yaml(), flow);
     renderer.WorkflowTemplate();
     if (flow.schedule) renderer.CronWorkflow();
     ok &= renderer.ReportUnsafeLiterals(report);
     if (!ok) return false;
-    out.Write(yaml.c_str());
+    yaml.Flush();
     out.Write("\n");
     return true;
   }

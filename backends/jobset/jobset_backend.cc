@@ -14,6 +14,7 @@
 #include "backends/k8s/jobset.h"
 #include "backends/k8s/objects.h"
 #include "backends/k8s/pod_yaml.h"
+#include "backends/k8s/yaml_scalar.h"
 #include "compiler/ir/graph_to_ir.h"
 
 namespace flowc::backends::jobset {
@@ -322,12 +323,12 @@ class JobSetTarget final : public Backend {
     if (flow.steps.empty()) return false;
     if (!Checker(flow, report).Run()) return false;
     JobSetStrings strings(flow, flow.k8s_name);
-    YAML::Emitter yaml;
+    k8s::SinkEmitter yaml(out);
     // The objects the pods need come first, so applying the stream in order
     // creates them before the JobSet's pods ask for them.
-    k8s::EmitObjectDocuments(yaml, flow);
-    EmitFlowJobSet(yaml, flow, strings);
-    out.Write(yaml.c_str());
+    k8s::EmitObjectDocuments(yaml.yaml(), flow);
+    EmitFlowJobSet(yaml.yaml(), flow, strings);
+    yaml.Flush();
     out.Write("\n");
     return true;
   }

@@ -1,6 +1,8 @@
 #include "backends/k8s/yaml_scalar.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <string_view>
 #include <string>
@@ -52,6 +54,9 @@ constexpr size_t kRemembered = 64;
 // form ends with '"', so for it to end with the string, the string would end with '"', which
 // the quoted form escapes as '\"', so the string would end with '\""', and so on without
 // end: no finite string is a suffix of its own quoted form. The empty string is quoted.)
+// The output of `out` so far, or at least its last kRemembered bytes.
+std::string_view WrittenBy(const YAML::Emitter& out);
+
 class PlainStrings {
  public:
   // Writes `text` into `out`, a block collection of an emitter with the default string format.
@@ -67,9 +72,9 @@ class PlainStrings {
     }
     const size_t before = out.size();
     out << std::string(text);
-    const char* written = out.c_str();
-    if (!out.good() || written == nullptr || out.size() < before + text.size()) return;
-    const std::string_view tail(written + out.size() - text.size(), text.size());
+    const std::string_view written = WrittenBy(out);
+    if (!out.good() || out.size() < before + text.size() || written.size() < text.size()) return;
+    const std::string_view tail = written.substr(written.size() - text.size());
     const std::string& stored = storage_.emplace_back(text);
     known_.emplace(stored, !text.empty() && tail == text);
   }
@@ -266,6 +271,80 @@ void StringField(YAML::Emitter& out, std::string_view key, std::string_view valu
   Key(out, key);
   out << YAML::Value;
   EmitString(out, value);
+}
+
+}  // namespace flowc::backends::k8s
+
+namespace flowc::backends::k8s {
+namespace {
+
+constexpr size_t kChunk = 64 * 1024;
+// What a drain keeps: more than BlockScalar ever reads back (kRemembered).
+constexpr size_t kKept = 256;
+static_assert(kKept >= kRemembered);
+
+std::vector<const SinkEmitter*>& Streaming() {
+  static std::vector<const SinkEmitter*> emitters;
+  return emitters;
+}
+
+std::string_view WrittenBy(const YAML::Emitter& out) {
+  // A YAML::Emitter on a std::ostream has no c_str() (yaml-cpp's ostream_wrapper::str()).
+  if (const char* text = out.c_str()) return {text, out.size()};
+  for (const SinkEmitter* emitter : Streaming()) {
+    if (&emitter->yaml() == &out) return emitter->Tail();
+  }
+  return {};
+}
+
+}  // namespace
+
+SinkEmitter::Buffer::Buffer(OutputSink& sink) : sink_(sink), bytes_(kChunk) {
+  setp(bytes_.data(), bytes_.data() + bytes_.size());
+}
+
+void SinkEmitter::Buffer::Flush() {
+  if (pptr() > pbase()) sink_.Write(Written());
+  setp(bytes_.data(), bytes_.data() + bytes_.size());
+}
+
+void SinkEmitter::Buffer::Drain() {
+  std::string_view written = Written();
+  if (written.size() <= kKept) return;
+  sink_.Write(written.substr(0, written.size() - kKept));
+  std::memmove(bytes_.data(), written.data() + written.size() - kKept, kKept);
+  setp(bytes_.data(), bytes_.data() + bytes_.size());
+  pbump(static_cast<int>(kKept));
+}
+
+SinkEmitter::Buffer::int_type SinkEmitter::Buffer::overflow(int_type c) {
+  Drain();
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  *pptr() = traits_type::to_char_type(c);
+  pbump(1);
+  return c;
+}
+
+std::streamsize SinkEmitter::Buffer::xsputn(const char* text, std::streamsize size) {
+  std::streamsize left = size;
+  while (left > 0) {
+    if (pptr() == epptr()) Drain();
+    auto n = std::min<std::streamsize>(left, epptr() - pptr());
+    std::memcpy(pptr(), text, static_cast<size_t>(n));
+    pbump(static_cast<int>(n));
+    text += n;
+    left -= n;
+  }
+  return size;
+}
+
+SinkEmitter::SinkEmitter(OutputSink& sink) : buffer_(sink), stream_(&buffer_), emitter_(stream_) {
+  Streaming().push_back(this);
+}
+
+SinkEmitter::~SinkEmitter() {
+  Streaming().erase(std::find(Streaming().begin(), Streaming().end(), this));
+  buffer_.Flush();
 }
 
 }  // namespace flowc::backends::k8s

@@ -14,13 +14,59 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <memory>
+#include <ostream>
+#include <streambuf>
 #include <string_view>
+#include <vector>
+
+#include "backends/backend.h"
 
 namespace flowc::backends::k8s {
 
 // Writes `text` exactly as `out << std::string(text)` would inside a block collection (or as
 // the root). Never call it inside a YAML::Flow collection, where yaml-cpp quotes more.
 void BlockScalar(YAML::Emitter& out, std::string_view text);
+
+// A YAML::Emitter that writes into an OutputSink as it goes, in chunks of 64 KiB, instead of
+// holding its whole output (a 100,000-step JobSet is one document of 120 MB). The last bytes
+// it wrote stay at hand, for BlockScalar to read back what yaml-cpp wrote.
+class SinkEmitter {
+ public:
+  explicit SinkEmitter(OutputSink& sink);
+  ~SinkEmitter();  // flushes
+  SinkEmitter(const SinkEmitter&) = delete;
+  SinkEmitter& operator=(const SinkEmitter&) = delete;
+
+  YAML::Emitter& yaml() { return emitter_; }
+  const YAML::Emitter& yaml() const { return emitter_; }
+  // Writes what the emitter has written so far into the sink.
+  void Flush() { buffer_.Flush(); }
+  // The last bytes written: all of them since the last Flush, and at least the last 256.
+  std::string_view Tail() const { return buffer_.Written(); }
+
+ private:
+  class Buffer final : public std::streambuf {
+   public:
+    explicit Buffer(OutputSink& sink);
+    void Flush();
+    std::string_view Written() const { return {pbase(), static_cast<size_t>(pptr() - pbase())}; }
+
+   protected:
+    int_type overflow(int_type c) override;
+    std::streamsize xsputn(const char* text, std::streamsize size) override;
+
+   private:
+    // Writes all but the last kKept bytes, which move to the front.
+    void Drain();
+    OutputSink& sink_;
+    std::vector<char> bytes_;
+  };
+
+  Buffer buffer_;
+  std::ostream stream_;
+  YAML::Emitter emitter_;
+};
 
 // Sets the global string format of `out` to YAML::DoubleQuoted for the life of this object,
 // and has BlockScalar leave every string of `out` to yaml-cpp meanwhile (the format cannot be

@@ -11,6 +11,7 @@
 #include "backends/registry.h"
 #include "compiler/driver/files.h"
 #include "compiler/driver/graph_view.h"
+#include "compiler/driver/spool.h"
 #include "compiler/graph/graph.h"
 #include "compiler/ir/graph_to_ir.h"
 #include "compiler/ir/ir_json.h"
@@ -34,20 +35,32 @@ std::optional<ir::Flow> Analyze(const diag::SourceFile& file, diag::Diagnostics&
   return ir::LowerToIr(*graph, file.path());
 }
 
-std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
-                                  diag::Reporter& report, const backends::EmitOptions& options) {
-  if (target == "ir") return ir::FlowToJsonText(flow);
+bool Render(const ir::Flow& flow, std::string_view target, diag::Reporter& report,
+            const backends::EmitOptions& options, backends::OutputSink& out) {
+  size_t errors = report.diagnostics().error_count();
+  if (target == "ir") {
+    out.Write(ir::FlowToJsonText(flow));
+    return true;
+  }
   const backends::Backend* backend = backends::FindBackend(target);
-  if (backend == nullptr) return std::nullopt;  // the command line checked the name
+  if (backend == nullptr) return false;  // the command line checked the name
   // What the target lacks and what its own checks find are one phase: both
   // are reported in one run (a @schedule on --target jobset must not hide a
   // name that is too long), and the output of a flow with either is dropped.
   bool capable = backends::CheckCapabilities(flow, *backend, report);
+  backends::DocumentSizes measured(out);
+  if (!backend->Emit(flow, options, measured, report) || !capable) return false;
+  if (report.diagnostics().error_count() > errors) return false;
+  if (backend->extension() == ".yaml") {
+    backends::WarnOversizedObjects(flow, measured.sizes(), report);
+  }
+  return true;
+}
+
+std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
+                                  diag::Reporter& report, const backends::EmitOptions& options) {
   backends::StringSink sink;
-  size_t errors = report.diagnostics().error_count();
-  if (!backend->Emit(flow, options, sink, report) || !capable) return std::nullopt;
-  if (report.diagnostics().error_count() > errors) return std::nullopt;
-  if (backend->extension() == ".yaml") backends::WarnOversizedObjects(flow, sink.text(), report);
+  if (!Render(flow, target, report, options, sink)) return std::nullopt;
   return sink.Take();
 }
 
@@ -194,28 +207,29 @@ int RunCompile(const Options& options) {
   }
   return ForEachInput(options, [&](Input& input, DiagnosticPrinter& printer) {
     std::optional<ir::Flow> flow = Analyze(*input.file, input.diagnostics);
-    std::optional<std::string> text;
+    std::string out = flow ? OutputPathFor(options, *flow, many) : "";
+    // --check compares the whole text; otherwise it waits in a spool until it may be written.
+    backends::StringSink text;
+    std::optional<Spool> spool;
+    if (flow && !options.check) spool.emplace(out);
+    bool rendered = false;
     if (flow) {
       diag::Reporter report(input.diagnostics, *input.file);
-      text = Render(*flow, options.target, report, options.emit());
+      backends::OutputSink& sink = spool ? static_cast<backends::OutputSink&>(*spool) : text;
+      rendered = Render(*flow, options.target, report, options.emit(), sink);
     }
     printer.Add(input.diagnostics);  // first: --werror may turn warnings into errors
-    if (input.diagnostics.HasErrors() || !text) return ErrorStatus(input.diagnostics);
-    std::string out = OutputPathFor(options, *flow, many);
-    if (out == "-") {
-      std::cout << *text;
-      return int{kExitOk};
-    }
+    if (input.diagnostics.HasErrors() || !rendered) return ErrorStatus(input.diagnostics);
     if (options.check) {
       std::string error;
       std::optional<std::string> existing = ReadInput(out, &error);
-      std::string diff = UnifiedDiff(existing.value_or(""), *text, existing ? out : "/dev/null",
+      std::string diff = UnifiedDiff(existing.value_or(""), text.text(), existing ? out : "/dev/null",
                                      fmt::format("{} (flowc compile --target {})", out, options.target));
       std::cout << diff;
       return diff.empty() ? int{kExitOk} : int{kExitDiagnostics};
     }
     std::string error;
-    return WriteAtomically(out, *text, &error) ? int{kExitOk} : IoError(error);
+    return spool->Commit(&error) ? int{kExitOk} : IoError(error);
   });
 }
 

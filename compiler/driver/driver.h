@@ -28,8 +28,13 @@ enum ExitCode : int {
 // parse -> graph -> ir. Returns the IR, or nullopt after reporting errors.
 std::optional<ir::Flow> Analyze(const diag::SourceFile& file, diag::Diagnostics& diagnostics);
 
-// Renders `flow` for `target` ("ir" or a backend's name): the backend's
-// capabilities are checked first, and nothing is returned after an error.
+// Renders `flow` for `target` ("ir" or a backend's name) into `out`, as it goes: the
+// backend's capabilities are checked first. Returns false after an error, when what `out`
+// received must be dropped.
+bool Render(const ir::Flow& flow, std::string_view target, diag::Reporter& report,
+            const backends::EmitOptions& options, backends::OutputSink& out);
+
+// The same into a string; nothing is returned after an error.
 std::optional<std::string> Render(const ir::Flow& flow, std::string_view target,
                                   diag::Reporter& report,
                                   const backends::EmitOptions& options = {});

@@ -6,6 +6,7 @@ Runs the real binary (env FLOWC) and asserts exact outputs.
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 
 import flowc_testlib as lib
@@ -82,6 +83,52 @@ def main():
                in r.stdout, r.stdout[:400])
         with open(out) as f:
             expect("--check never writes", '"stale"' in f.read(), "file was rewritten")
+
+        # The backends write as they render, into a spool that the driver commits only once the
+        # compile has succeeded: an error Argo's renderer finds late (a literal template tag)
+        # writes nothing, to a file or to stdout.
+        tagged = os.path.join(tmp, "tagged.flow")
+        with open(tagged, "w") as f:
+            f.write('flow tagged {\n  step start { run "echo {{ workflow.name }}" next end }\n'
+                    '  step end { run "b" }\n}\n')
+        tagged_out = os.path.join(tmp, "tagged.yaml")
+        r = lib.run_flowc("compile", tagged, "--target", "argo", "-o", tagged_out)
+        expect("a late error exits 1", r.returncode == 1 and "[E050]" in r.stderr, r.stderr)
+        expect("a late error writes no file", not os.path.exists(tagged_out), "file exists")
+        r = lib.run_flowc("compile", tagged, "--target", "argo")
+        expect("a late error prints nothing", r.returncode == 1 and r.stdout == "", r.stdout[:200])
+        os.remove(tagged)
+        expect("no temporary files are left after a late error",
+               sorted(os.listdir(tmp)) == ["broken.flow", "out.json"], str(os.listdir(tmp)))
+
+        # Output larger than the spool keeps in memory (8 MiB) goes through a temporary file:
+        # the same bytes on stdout as in -o's file. A 10,000-step JobSet is one 12 MB document,
+        # which draws W001 after it is written: with --werror it is not written at all.
+        big = os.path.join(tmp, "big.flow")
+        with open(big, "w") as f:
+            f.write(subprocess.run(["/usr/bin/python3", os.path.join(lib.SOURCE_DIR, "bench",
+                                    "gen_flow.py"), "10000", "--jobset"],
+                                   capture_output=True, text=True, check=True).stdout)
+        big_out = os.path.join(tmp, "big.yaml")
+        r = lib.run_flowc("compile", big, "--target", "jobset", "-o", big_out)
+        expect("a large flow compiles to a file", r.returncode == 0 and "[W001]" in r.stderr,
+               r.stderr[:300])
+        with open(big_out) as f:
+            big_text = f.read()
+        r = lib.run_flowc("compile", big, "--target", "jobset")
+        expect("a large flow on stdout is the file's text",
+               r.returncode == 0 and len(big_text) > 8 << 20 and r.stdout == big_text,
+               f"{len(r.stdout)} vs {len(big_text)}")
+        os.remove(big_out)
+        r = lib.run_flowc("compile", big, "--target", "jobset", "--werror", "-o", big_out)
+        expect("--werror drops a written output", r.returncode == 1 and
+               "error: document 1 of the output is" in r.stderr and not os.path.exists(big_out),
+               r.stderr[:300])
+        r = lib.run_flowc("compile", big, "--target", "jobset", "--werror")
+        expect("--werror prints nothing", r.returncode == 1 and r.stdout == "", r.stdout[:200])
+        os.remove(big)
+        expect("no temporary files are left after a large flow",
+               sorted(os.listdir(tmp)) == ["broken.flow", "out.json"], str(os.listdir(tmp)))
 
         # stdin.
         with open(os.path.join(lib.SOURCE_DIR, sample)) as f:
