@@ -282,43 +282,9 @@ Json PodToJson(const Pod& pod) {
   return out;
 }
 
-Json FlowToJson(const Flow& flow) {
-  Json out;
-  out["flow"] = flow.name;
-  out["k8s_name"] = flow.k8s_name;
-  Json params = Json::array();
-  for (const Param& p : flow.params) {
-    Json j;
-    j["name"] = p.name;
-    j["type"] = graph::ParamTypeName(p.type);
-    if (p.default_json) {
-      j["default"] = Json::parse(*p.default_json);
-    } else {
-      j["required"] = true;
-    }
-    params.push_back(std::move(j));
-  }
-  out["params"] = std::move(params);
-  if (flow.schedule) {
-    Json s;
-    s["cron"] = flow.schedule->cron;
-    if (!flow.schedule->timezone.empty()) s["timezone"] = flow.schedule->timezone;
-    out["schedule"] = std::move(s);
-  }
-  Json steps = Json::array();
-  for (const Step& step : flow.steps) steps.push_back(StepJson(flow, step));
-  out["steps"] = std::move(steps);
-  if (!flow.objects.empty()) {
-    Json objects = Json::array();
-    for (const Object& object : flow.objects) objects.push_back(ObjectToJson(object));
-    out["objects"] = std::move(objects);
-  }
-  return out;
-}
-
 namespace {
 
-bool HasFloat(const nlohmann::ordered_json& value) {
+bool HasFloat(const Json& value) {
   if (value.is_number_float()) return true;
   if (!value.is_structured()) return false;
   for (const auto& item : value) {
@@ -327,13 +293,157 @@ bool HasFloat(const nlohmann::ordered_json& value) {
   return false;
 }
 
+Json ParamJson(const Param& p) {
+  Json j;
+  j["name"] = p.name;
+  j["type"] = graph::ParamTypeName(p.type);
+  if (p.default_json) {
+    j["default"] = Json::parse(*p.default_json);
+  } else {
+    j["required"] = true;
+  }
+  return j;
+}
+
+Json ScheduleJson(const Schedule& schedule) {
+  Json s;
+  s["cron"] = schedule.cron;
+  if (!schedule.timezone.empty()) s["timezone"] = schedule.timezone;
+  return s;
+}
+
+// The members of the flow's document, in order, given to `out` one at a time:
+// out.Member(key, value) and out.Array(key, count, element), element(i) being
+// the array's i-th element. FlowToJson builds the tree from them and
+// WriteFlowJson prints them as they come, so the two cannot disagree.
+template <typename Out>
+void FlowMembers(const Flow& flow, Out& out) {
+  out.Member("flow", Json(flow.name));
+  out.Member("k8s_name", Json(flow.k8s_name));
+  out.Array("params", flow.params.size(), [&](size_t i) { return ParamJson(flow.params[i]); });
+  if (flow.schedule) out.Member("schedule", ScheduleJson(*flow.schedule));
+  out.Array("steps", flow.steps.size(), [&](size_t i) { return StepJson(flow, flow.steps[i]); });
+  if (!flow.objects.empty()) {
+    out.Array("objects", flow.objects.size(),
+              [&](size_t i) { return ObjectToJson(flow.objects[i]); });
+  }
+}
+
+// FlowMembers into one tree.
+class TreeOut {
+ public:
+  void Member(const char* key, Json value) { tree_[key] = std::move(value); }
+  template <typename Element>
+  void Array(const char* key, size_t count, const Element& element) {
+    Json array = Json::array();
+    for (size_t i = 0; i < count; ++i) array.push_back(element(i));
+    tree_[key] = std::move(array);
+  }
+  Json Take() { return std::move(tree_); }
+
+ private:
+  Json tree_;
+};
+
+// FlowMembers printed as nlohmann's dump(2) prints the whole tree, holding one
+// member or array element at a time. nlohmann writes every key and value; this
+// writes only the glue between them: brackets, commas, line breaks and the
+// indents before them.
+class TextOut {
+ public:
+  explicit TextOut(const std::function<void(std::string_view)>& write)
+      : write_(write),
+        // What basic_json::dump(2) runs (nlohmann/json.hpp), kept for the whole
+        // document and writing straight into text_. It is nlohmann::detail,
+        // not the documented API, because dump() cannot start at a depth
+        // (`current_indent`); re-indenting each dumped piece instead cost 2 %
+        // more instructions on the whole compile than the tree did.
+        serializer_(nlohmann::detail::output_adapter<char, std::string>(text_), ' ',
+                    nlohmann::detail::error_handler_t::strict) {
+    text_ = "{";
+  }
+
+  void Member(const char* key, const Json& value) {
+    Key(key);
+    Piece(value, 1);
+  }
+
+  template <typename Element>
+  void Array(const char* key, size_t count, const Element& element) {
+    Key(key);
+    if (count == 0) {
+      text_ += "[]";  // as nlohmann prints an empty array
+      return;
+    }
+    text_ += '[';
+    for (size_t i = 0; i < count; ++i) {
+      text_ += i == 0 ? "\n    " : ",\n    ";
+      Piece(element(i), 2);
+      // The sink gets the text in pieces of some size, not one call per element.
+      if (text_.size() >= kFlushSize) Flush();
+    }
+    text_ += "\n  ]";
+  }
+
+  // Closes the document, with a final newline, and hands over what is left.
+  void Finish() {
+    text_ += "\n}\n";
+    Flush();
+  }
+
+ private:
+  static constexpr size_t kFlushSize = 1 << 16;
+  static constexpr unsigned kIndent = 2;
+
+  void Key(const char* key) {
+    text_ += members_++ == 0 ? "\n  " : ",\n  ";
+    serializer_.dump(Json(key), true, false, kIndent);
+    text_ += ": ";
+  }
+
+  // `value` at nesting depth `depth`, as the pretty printer writes it nested
+  // that deep: basic_json::dump() always starts at depth 0, its serializer
+  // takes the depth as `current_indent` (the indent of the lines after the
+  // first). Its floats are then printed as FlowToJsonText always has, by
+  // ShortestFloats (a pass over the text, only where there are floats).
+  void Piece(const Json& value, unsigned depth) {
+    size_t start = text_.size();
+    serializer_.dump(value, true, false, kIndent, kIndent * depth);
+    if (HasFloat(value)) {
+      std::string shortest = ShortestFloats(std::string_view(text_).substr(start));
+      text_.replace(start, std::string::npos, shortest);
+    }
+  }
+
+  void Flush() {
+    write_(text_);
+    text_.clear();
+  }
+
+  const std::function<void(std::string_view)>& write_;
+  std::string text_;
+  nlohmann::detail::serializer<Json> serializer_;
+  size_t members_ = 0;
+};
+
 }  // namespace
 
+Json FlowToJson(const Flow& flow) {
+  TreeOut out;
+  FlowMembers(flow, out);
+  return out.Take();
+}
+
+void WriteFlowJson(const Flow& flow, const std::function<void(std::string_view)>& write) {
+  TextOut out(write);
+  FlowMembers(flow, out);
+  out.Finish();
+}
+
 std::string FlowToJsonText(const Flow& flow) {
-  nlohmann::ordered_json json = FlowToJson(flow);
-  // Most flows hold no float at all; a walk of the tree is cheaper than a pass over its text.
-  if (!HasFloat(json)) return json.dump(2) + "\n";
-  return ShortestFloats(json.dump(2)) + "\n";
+  std::string text;
+  WriteFlowJson(flow, [&](std::string_view piece) { text.append(piece); });
+  return text;
 }
 
 std::string FloatText(double value) {

@@ -7,6 +7,7 @@
 #ifndef FLOWC_IR_IR_JSON_H_
 #define FLOWC_IR_IR_JSON_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -29,8 +30,15 @@ std::string HexDigits(const unsigned char* digest, size_t digits);
 // Sha256Hex(10) over the object's JSON content (name and namespace aside,
 // as the caller leaves them empty): the same content, the same name.
 std::string ObjectContentHash(const Object& object);
+// The whole document as one tree. For tests: the compiler prints the IR with
+// WriteFlowJson, which never holds the tree.
 nlohmann::ordered_json FlowToJson(const Flow& flow);
-// The whole document, indented, with a final newline.
+// The whole document, indented, with a final newline: FlowToJson's dump(2),
+// byte for byte, given to `write` in pieces as it is made. Only one member or
+// array element (a step, an object, a param) is a JSON tree at any time, so
+// memory does not grow with the flow beyond the text `write` keeps.
+void WriteFlowJson(const Flow& flow, const std::function<void(std::string_view)>& write);
+// WriteFlowJson into one string.
 std::string FlowToJsonText(const Flow& flow);
 
 // A finite `value` laid out as nlohmann::json prints a float ("0.5", "3.0",
