@@ -4,12 +4,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 #include <utility>
 
 #include "backends/airflow/pod_kwargs.h"
 #include "backends/k8s/jobset.h"
 #include "backends/k8s/objects.h"
 #include "backends/k8s/trainjob.h"
+#include "compiler/ir/content_key.h"
 
 namespace flowc::backends::airflow {
 namespace {
@@ -89,9 +91,16 @@ std::string ObjectsBlock(const ir::Flow& flow) {
       "# that is absent, before the first task that needs it, and fails on one that exists\n"
       "# with other content.\n"
       "FLOWC_OBJECTS = {\n";
+  // A flow may hold one object per step, most of one content (the
+  // TrainingRuntimes of identical @trainjob steps): each content's YAML is
+  // rendered and escaped once.
+  std::unordered_map<std::string, std::string> contents;  // by ObjectContentKey
   for (const ir::Object& object : flow.objects) {
+    auto [content, fresh] = contents.try_emplace(ir::ObjectContentKey(object));
+    if (fresh) content->second = PythonBlockBody(k8s::ObjectContentYaml(object));
+    std::string head = PythonBlockBody(k8s::ObjectHeadYaml(object));
     out += fmt::format("    {}: {},\n", PythonString(ObjectKey(object)),
-                       PythonString(k8s::ObjectYaml(object), StringStyle::kBlock));
+                       PythonBlockString({head, content->second}));
   }
   out += "}\n";
   return out;

@@ -156,11 +156,8 @@ void AppendSegment(std::string& out, const ir::Segment& segment, const JinjaScop
   }
 }
 
-}  // namespace
-
-std::string PythonString(std::string_view text, StringStyle style) {
-  bool block = style == StringStyle::kBlock;
-  std::string out = block ? "\"\"\"\\\n" : "\"";
+// The characters of PythonString between its quotes.
+void AppendStringBody(std::string& out, std::string_view text, bool block) {
   for (size_t i = 0; i < text.size();) {
     char32_t cp = 0;
     size_t length = DecodeUtf8(text, i, cp);
@@ -186,7 +183,31 @@ std::string PythonString(std::string_view text, StringStyle style) {
     }
     i += length;
   }
-  out += block ? "\"\"\"" : "\"";
+}
+
+constexpr const char* kBlockOpen = "\"\"\"\\\n";
+constexpr const char* kBlockClose = "\"\"\"";
+
+}  // namespace
+
+std::string PythonString(std::string_view text, StringStyle style) {
+  bool block = style == StringStyle::kBlock;
+  std::string out = block ? kBlockOpen : "\"";
+  AppendStringBody(out, text, block);
+  out += block ? kBlockClose : "\"";
+  return out;
+}
+
+std::string PythonBlockBody(std::string_view text) {
+  std::string out;
+  AppendStringBody(out, text, /*block=*/true);
+  return out;
+}
+
+std::string PythonBlockString(const std::vector<std::string_view>& bodies) {
+  std::string out = kBlockOpen;
+  for (std::string_view body : bodies) out.append(body);
+  out += kBlockClose;
   return out;
 }
 

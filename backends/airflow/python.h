@@ -37,6 +37,14 @@ enum class StringStyle {
 // valid UTF-8 becomes \udcXX (Python's surrogateescape).
 std::string PythonString(std::string_view text, StringStyle style = StringStyle::kInline);
 
+// PythonString(text, kBlock) in parts, for a text that repeats a long part:
+// PythonBlockBody is what it writes between its quotes, and
+// PythonBlockString({PythonBlockBody(a), PythonBlockBody(b)}) is
+// PythonString(a + b, kBlock) when `a` ends in a newline (the escape of a
+// quote looks only at the next character, and of a code point only at it).
+std::string PythonBlockBody(std::string_view text);
+std::string PythonBlockString(const std::vector<std::string_view>& bodies);
+
 // How `{{item}}` is translated where it may appear.
 struct JinjaScope {
   enum class Item {

@@ -112,11 +112,11 @@ void EmitConfigMapContent(YAML::Emitter& out, const ir::ConfigMap& map) {
   }
 }
 
-}  // namespace
-
-void EmitObject(YAML::Emitter& out, const ir::Object& object) {
-  const auto* claim_template = std::get_if<ir::ResourceClaimTemplate>(&object.spec);
-  const auto* runtime = std::get_if<ir::TrainingRuntime>(&object.spec);
+// apiVersion, kind and metadata: all an object's YAML holds besides its
+// content. The map stays open.
+void EmitObjectHead(YAML::Emitter& out, const ir::Object& object) {
+  const bool claim_template = std::holds_alternative<ir::ResourceClaimTemplate>(object.spec);
+  const bool runtime = std::holds_alternative<ir::TrainingRuntime>(object.spec);
   BeginObject(out, claim_template ? kResourceApiVersion : runtime ? kTrainerApiVersion : "v1",
               object.kind());
   Key(out, "metadata");
@@ -124,13 +124,25 @@ void EmitObject(YAML::Emitter& out, const ir::Object& object) {
   StringField(out, "name", object.name);
   if (!object.namespace_.empty()) StringField(out, "namespace", object.namespace_);
   out << YAML::EndMap;
-  if (claim_template) {
+}
+
+// The rest of the object's map: its content, the same for every object of
+// the same content (compiler/ir/content_key.h) whatever its name.
+void EmitObjectContent(YAML::Emitter& out, const ir::Object& object) {
+  if (const auto* claim_template = std::get_if<ir::ResourceClaimTemplate>(&object.spec)) {
     EmitClaimTemplateSpec(out, *claim_template);
-  } else if (runtime) {
+  } else if (const auto* runtime = std::get_if<ir::TrainingRuntime>(&object.spec)) {
     EmitTrainingRuntimeSpec(out, *runtime);
   } else {
     EmitConfigMapContent(out, std::get<ir::ConfigMap>(object.spec));
   }
+}
+
+}  // namespace
+
+void EmitObject(YAML::Emitter& out, const ir::Object& object) {
+  EmitObjectHead(out, object);
+  EmitObjectContent(out, object);
   out << YAML::EndMap;
 }
 
@@ -144,6 +156,24 @@ void EmitObjectDocuments(YAML::Emitter& out, const ir::Flow& flow) {
 std::string ObjectYaml(const ir::Object& object) {
   YAML::Emitter out;
   EmitObject(out, object);
+  return std::string(out.c_str()) + "\n";
+}
+
+// Each part is a top-level block map of its own: yaml-cpp writes a key of
+// one at column 0 after a newline, as it does in the whole object's map, so
+// the two texts joined are ObjectYaml's (tests/unit/k8s_objects_test.cc).
+std::string ObjectHeadYaml(const ir::Object& object) {
+  YAML::Emitter out;
+  EmitObjectHead(out, object);
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string ObjectContentYaml(const ir::Object& object) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  EmitObjectContent(out, object);
+  out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }
 

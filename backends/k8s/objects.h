@@ -28,6 +28,13 @@ void EmitObjectDocuments(YAML::Emitter& out, const ir::Flow& flow);
 // `object` as a standalone YAML document, with a final newline.
 std::string ObjectYaml(const ir::Object& object);
 
+// ObjectYaml in two parts, ObjectHeadYaml(o) + ObjectContentYaml(o) ==
+// ObjectYaml(o): apiVersion, kind and metadata, then the rest, which is the
+// same text for every object of the same content (compiler/ir/content_key.h).
+// A writer of many objects of one content renders that content once.
+std::string ObjectHeadYaml(const ir::Object& object);
+std::string ObjectContentYaml(const ir::Object& object);
+
 }  // namespace flowc::backends::k8s
 
 #endif  // FLOWC_BACKENDS_K8S_OBJECTS_H_

@@ -1,12 +1,15 @@
 #include "compiler/ir/graph_to_ir.h"
 
 #include <cmath>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "compiler/graph/quantity.h"
 #include "compiler/ir/code_configmap.h"
+#include "compiler/ir/content_key.h"
 #include "compiler/ir/ir_json.h"
 #include "compiler/ir/neuron_claims.h"
 #include "compiler/ir/trainjob.h"
@@ -195,18 +198,17 @@ nlohmann::json ValueJson(const ast::Value& v) {
   }
 }
 
+// The objects AddObject added, by kind, namespace and name.
+using ObjectIndex = std::map<std::tuple<size_t, std::string, std::string>, size_t>;
+
 // The index of `object` in flow.objects, adding it unless an object of that
 // kind, name and namespace is there already (names derive from content).
-size_t AddObject(Flow& flow, Object object) {
-  for (size_t i = 0; i < flow.objects.size(); ++i) {
-    const Object& o = flow.objects[i];
-    if (o.name == object.name && o.namespace_ == object.namespace_ &&
-        o.spec.index() == object.spec.index()) {
-      return i;
-    }
-  }
-  flow.objects.push_back(std::move(object));
-  return flow.objects.size() - 1;
+// A map, not a search of flow.objects: a flow may hold an object per step.
+size_t AddObject(Flow& flow, ObjectIndex& index, Object object) {
+  auto [it, fresh] = index.try_emplace({object.spec.index(), object.namespace_, object.name},
+                                       flow.objects.size());
+  if (fresh) flow.objects.push_back(std::move(object));
+  return it->second;
 }
 
 }  // namespace
@@ -256,6 +258,8 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
   };
   flow.steps.reserve(graph.order.size());
   CodeConfigMaps code_maps;  // each @code's ConfigMap built once
+  ContentHashes hashes;      // each distinct object's content hashed once
+  ObjectIndex object_index;
   for (size_t g : graph.order) {
     const graph::Step& s = graph.steps[g];
     Step step;
@@ -267,9 +271,9 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
       claim_template = neuron->template_name;
       if (claim_template.empty()) {
         ResourceClaimTemplate t = NeuronClaimTemplate(*neuron);
-        claim_template = NeuronClaimTemplateName(flow.k8s_name, t);
-        step.objects.push_back(
-            AddObject(flow, Object{claim_template, s.config.namespace_, neuron->range, std::move(t)}));
+        claim_template = NeuronClaimTemplateName(flow.k8s_name, t, hashes);
+        Object object{claim_template, s.config.namespace_, neuron->range, std::move(t)};
+        step.objects.push_back(AddObject(flow, object_index, std::move(object)));
       }
     }
     step.pod = LowerPod(s, claim_template);
@@ -291,8 +295,8 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
           kUltraServerTopologyPrefix + std::to_string(s.config.neuron_dra->ultraserver);
     }
     if (s.config.trainjob) {
-      if (std::optional<Object> runtime = LowerTrainJob(flow.k8s_name, s, step)) {
-        step.objects.push_back(AddObject(flow, std::move(*runtime)));
+      if (std::optional<Object> runtime = LowerTrainJob(flow.k8s_name, s, step, hashes)) {
+        step.objects.push_back(AddObject(flow, object_index, std::move(*runtime)));
       }
     }
     step.next = map(s.next);

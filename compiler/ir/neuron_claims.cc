@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "compiler/ir/ir_json.h"
 
 namespace flowc::ir {
 namespace {
@@ -54,9 +53,10 @@ ResourceClaimTemplate NeuronClaimTemplate(const graph::NeuronConfig& n) {
 }
 
 std::string NeuronClaimTemplateName(std::string_view flow_k8s_name,
-                                    const ResourceClaimTemplate& claim_template) {
+                                    const ResourceClaimTemplate& claim_template,
+                                    ContentHashes& hashes) {
   Object object{"", "", {}, claim_template};
-  return fmt::format("{}-neuron-{}", flow_k8s_name, ObjectContentHash(object));
+  return fmt::format("{}-neuron-{}", flow_k8s_name, hashes.Of(object));
 }
 
 }  // namespace flowc::ir

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "compiler/graph/neuron.h"
+#include "compiler/ir/content_key.h"
 #include "compiler/ir/ir.h"
 
 namespace flowc::ir {
@@ -27,8 +28,10 @@ ResourceClaimTemplate NeuronClaimTemplate(const graph::NeuronConfig& neuron);
 // `<flow>-neuron-<10 hex digits of SHA-256 over the template's content>`:
 // the same request gets the same name in every flow run and target, and a
 // changed request a new one, so an object in the cluster never changes.
+// `hashes` hashes each distinct request once however many steps make it.
 std::string NeuronClaimTemplateName(std::string_view flow_k8s_name,
-                                    const ResourceClaimTemplate& claim_template);
+                                    const ResourceClaimTemplate& claim_template,
+                                    ContentHashes& hashes);
 
 }  // namespace flowc::ir
 

@@ -2,17 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "compiler/ir/ir_json.h"
-
 namespace flowc::ir {
-namespace {
-
-std::string ContentHash(const Object& object) { return ObjectContentHash(object); }
-
-}  // namespace
 
 std::optional<Object> LowerTrainJob(std::string_view flow_k8s_name, const graph::Step& source,
-                                    Step& step) {
+                                    Step& step, ContentHashes& hashes) {
   const graph::TrainJobConfig& config = *source.config.trainjob;
   TrainJob trainjob;
   trainjob.proc_per_node = config.proc_per_node;
@@ -27,10 +20,11 @@ std::optional<Object> LowerTrainJob(std::string_view flow_k8s_name, const graph:
   runtime.exclusive_topology = step.parallel->exclusive_topology;
   runtime.pod = step.pod;
   runtime.pod.command.clear();  // the TrainJob's (ir.h, TrainingRuntime::pod)
-  Object object{"", step.pod.namespace_, config.range, std::move(runtime)};
-  // The name is hashed from the content alone: name and namespace are empty.
-  Object content{"", "", {}, std::get<TrainingRuntime>(object.spec)};
-  object.name = fmt::format("{}-{}-{}", flow_k8s_name, step.k8s_name, ContentHash(content));
+  // The name is hashed from the content alone: name and namespace are set
+  // after it.
+  Object object{"", "", config.range, std::move(runtime)};
+  object.name = fmt::format("{}-{}-{}", flow_k8s_name, step.k8s_name, hashes.Of(object));
+  object.namespace_ = step.pod.namespace_;
   trainjob.runtime_kind = kTrainingRuntimeKind;
   trainjob.runtime_name = object.name;
   step.trainjob = std::move(trainjob);

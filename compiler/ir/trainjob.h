@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "compiler/graph/graph.h"
+#include "compiler/ir/content_key.h"
 #include "compiler/ir/ir.h"
 
 namespace flowc::ir {
@@ -38,8 +39,9 @@ inline constexpr const char* kClusterTrainingRuntimeKind = "ClusterTrainingRunti
 // TrainingRuntime that carries the step's pod, named
 // `<flow>-<step>-<10 hex digits of SHA-256 over its content>`: a changed pod
 // gets a new runtime, so a runtime in the cluster never changes under a run.
+// `hashes` hashes each distinct runtime once, however many steps share it.
 std::optional<Object> LowerTrainJob(std::string_view flow_k8s_name, const graph::Step& source,
-                                    Step& step);
+                                    Step& step, ContentHashes& hashes);
 
 }  // namespace flowc::ir
 
