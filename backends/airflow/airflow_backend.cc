@@ -16,8 +16,6 @@
 #include "backends/airflow/k8s_delivery.h"
 #include "backends/airflow/pod_kwargs.h"
 #include "backends/airflow/python.h"
-#include "backends/k8s/jobset.h"
-#include "backends/k8s/trainjob.h"
 
 namespace flowc::backends::airflow {
 namespace {
@@ -35,7 +33,6 @@ constexpr const char* kArgvsHelper = templates::airflow::kFlowcArgvs;
 constexpr const char* kApiHelper = templates::airflow::kFlowcApi;
 constexpr const char* kObjectsHelper = templates::airflow::kFlowcObjects;
 constexpr const char* kGangHelper = templates::airflow::kFlowcGang;
-
 
 // Names a DAG file defines or imports, and Python's own: no step variable
 // may take one, or it would shadow what later code calls.
@@ -121,64 +118,6 @@ class DagWriter {
     for (size_t i = skip; i < binding.size(); ++i)
       out += fmt::format("{}{}", sep, binding[i].second);
     return out;
-  }
-
-  static std::string Key(size_t index, const Binding& binding) {
-    std::string out = std::to_string(index);
-    for (const auto& [f, i] : binding) out += fmt::format(":{}={}", f, i);
-    return out;
-  }
-
-  // --- the plan, per step --------------------------------------------------
-
-  std::vector<size_t> Unrolled(const std::vector<size_t>& chain) const {
-    std::vector<size_t> out;
-    for (size_t f : chain) {
-      if (plan_.mode.at(f) == ForeachMode::kUnrolled) out.push_back(f);
-    }
-    return out;
-  }
-
-  std::optional<size_t> DynamicOf(size_t s) const {
-    for (size_t f : flow_.steps[s].enclosing_foreach) {
-      if (IsDynamic(plan_.mode.at(f))) return f;
-    }
-    return std::nullopt;
-  }
-
-  std::optional<size_t> GroupOf(size_t s) const {
-    std::optional<size_t> f = DynamicOf(s);
-    if (f && plan_.mode.at(*f) == ForeachMode::kMappedGroup) return f;
-    return std::nullopt;
-  }
-
-  // Every binding of `foreaches` (unrolled, outermost first) extending `base`.
-  std::vector<Binding> Bindings(const std::vector<size_t>& foreaches, const Binding& base) const {
-    std::vector<Binding> out = {base};
-    for (size_t f : foreaches) {
-      bool bound = false;
-      for (const auto& entry : base) bound = bound || entry.first == f;
-      if (bound) continue;
-      std::vector<Binding> next;
-      for (const Binding& b : out) {
-        for (size_t i = 0; i < flow_.steps[f].foreach->items.size(); ++i) {
-          Binding extended = b;
-          extended.emplace_back(f, i);
-          next.push_back(std::move(extended));
-        }
-      }
-      out = std::move(next);
-    }
-    return out;
-  }
-
-  static bool Compatible(const Binding& a, const Binding& b) {
-    for (const auto& [f, i] : a) {
-      for (const auto& [g, j] : b) {
-        if (f == g && i != j) return false;
-      }
-    }
-    return true;
   }
 
   // --- the file ------------------------------------------------------------
@@ -291,15 +230,15 @@ class DagWriter {
 
     std::string tasks;
     for (size_t s = 0; s < flow_.steps.size(); ++s) {
-      std::optional<size_t> dynamic = DynamicOf(s);
-      const std::vector<size_t> unrolled = Unrolled(flow_.steps[s].enclosing_foreach);
+      std::optional<size_t> dynamic = DynamicOf(flow_, plan_, s);
+      const std::vector<size_t> unrolled = Unrolled(plan_, flow_.steps[s].enclosing_foreach);
       if (!dynamic) {
-        for (const Binding& b : Bindings(unrolled, {})) tasks += Task(s, b, 0, 4);
+        for (const Binding& b : Bindings(flow_, unrolled, {})) tasks += Task(s, b, 0, 4);
       } else if (plan_.mode.at(*dynamic) == ForeachMode::kMappedTask) {
-        for (const Binding& b : Bindings(unrolled, {})) tasks += MappedTask(s, *dynamic, b);
+        for (const Binding& b : Bindings(flow_, unrolled, {})) tasks += MappedTask(s, *dynamic, b);
       } else if (plan_.body.at(*dynamic).front() == s) {
-        std::vector<size_t> outer = Unrolled(flow_.steps[*dynamic].enclosing_foreach);
-        for (const Binding& b : Bindings(outer, {})) tasks += Group(*dynamic, b);
+        std::vector<size_t> outer = Unrolled(plan_, flow_.steps[*dynamic].enclosing_foreach);
+        for (const Binding& b : Bindings(flow_, outer, {})) tasks += Group(*dynamic, b);
       }
     }
     out += tasks;
@@ -316,15 +255,17 @@ class DagWriter {
       PyExpr helper =
           HelperTask({{"task_id", PyExpr::Str(step.name + "-teardown")}}, "flowc_gang_teardown");
       PyExpr call = PyExpr::Call(std::move(helper), {}, {{"step", PyExpr::Str(step.name)}});
-      out += Assign(teardowns.back().second, PyExpr::Call(PyExpr::Attr(call, "as_teardown"), {}),
-                    4);
+      out +=
+          Assign(teardowns.back().second, PyExpr::Call(PyExpr::Attr(call, "as_teardown"), {}), 4);
     }
 
     out += Edges(std::nullopt, {}, 4);
     for (size_t i = 0; i < setups.size(); ++i) {
-      out += EdgeLine(setup_vars[i], DagNodes(setups[i].users), 4);
+      out += EdgeLine(setup_vars[i], VarsOf(DagNodes(flow_, plan_, setups[i].users)), 4);
     }
-    for (const auto& [s, var] : teardowns) out += EdgeLine(var, DagNodes({s}), 4, true);
+    for (const auto& [s, var] : teardowns) {
+      out += EdgeLine(var, VarsOf(DagNodes(flow_, plan_, {s})), 4, true);
+    }
     return out;
   }
 
@@ -344,7 +285,7 @@ class DagWriter {
   // A comment before the first task written out for an unrolled foreach.
   std::string UnrolledNote(size_t s, size_t indent) {
     std::string out;
-    for (size_t f : Unrolled(flow_.steps[s].enclosing_foreach)) {
+    for (size_t f : Unrolled(plan_, flow_.steps[s].enclosing_foreach)) {
       if (!noted_.insert(f).second) continue;
       out += fmt::format(
           "{}# The foreach of '{}' runs once per element of its literal list, as the tasks\n"
@@ -367,7 +308,7 @@ class DagWriter {
     std::string out = UnrolledNote(s, indent);
     std::string task_id = step.name + Suffix(binding, skip, '-');
     std::string var = Var(step.name + Suffix(binding, skip, '_'));
-    vars_[Key(s, binding)] = var;
+    vars_[TaskKey(s, binding)] = var;
 
     // Where {{item}} comes from: a written-out element, or the mapped
     // group's argument `item`.
@@ -424,7 +365,7 @@ class DagWriter {
     std::string out = UnrolledNote(s, 4);
     std::string task_id = step.name + Suffix(binding, 0, '-');
     std::string var = Var(step.name + Suffix(binding, 0, '_'));
-    vars_[Key(s, binding)] = var;
+    vars_[TaskKey(s, binding)] = var;
     uses_task_ = true;
 
     if (step.parallel) {
@@ -474,17 +415,17 @@ class DagWriter {
     out += fmt::format("    def {}(item):\n", fn);
     for (size_t s : body) {
       std::vector<size_t> inner;
-      for (size_t g : Unrolled(flow_.steps[s].enclosing_foreach)) {
+      for (size_t g : Unrolled(plan_, flow_.steps[s].enclosing_foreach)) {
         bool outside = std::find(split.enclosing_foreach.begin(), split.enclosing_foreach.end(),
                                  g) != split.enclosing_foreach.end();
         if (!outside) inner.push_back(g);
       }
-      for (const Binding& b : Bindings(inner, binding)) out += Task(s, b, binding.size(), 8);
+      for (const Binding& b : Bindings(flow_, inner, binding)) out += Task(s, b, binding.size(), 8);
     }
     out += Edges(f, binding, 8);
     out += "\n";
     std::string var = Var(first.name + Suffix(binding, 0, '_') + "_group");
-    vars_[Key(f, binding) + ":group"] = var;
+    vars_[GroupKey(f, binding)] = var;
     PyExpr items = ItemsExpr(*split.foreach, group_id, var, out);
     out += Assign(var, PyExpr::Call(fn + ".expand", {}, {{"item", std::move(items)}}), 4);
     out += "\n";
@@ -564,33 +505,10 @@ class DagWriter {
 
   // --- dependencies --------------------------------------------------------
 
-  // The node an instance of step `s` is at the level of `group` (nullopt:
-  // the DAG itself): its own task, or the mapped group holding it.
-  std::vector<std::pair<Binding, std::string>> Nodes(size_t s, std::optional<size_t> group,
-                                                     const Binding& base) const {
-    std::vector<std::pair<Binding, std::string>> out;
-    std::optional<size_t> g = GroupOf(s);
-    if (g && g != group) {
-      std::vector<size_t> outer = Unrolled(flow_.steps[*g].enclosing_foreach);
-      for (const Binding& b : Bindings(outer, {})) {
-        out.emplace_back(b, vars_.at(Key(*g, b) + ":group"));
-      }
-      return out;
-    }
-    for (const Binding& b : Bindings(Unrolled(flow_.steps[s].enclosing_foreach), base)) {
-      out.emplace_back(b, vars_.at(Key(s, b)));
-    }
-    return out;
-  }
-
-  // The DAG-level nodes (tasks, mapped groups) that run `steps`, each once.
-  std::vector<std::string> DagNodes(const std::vector<size_t>& steps) const {
+  // The Python variables of node keys (dag_plan.h TaskKey, GroupKey).
+  std::vector<std::string> VarsOf(const std::vector<std::string>& keys) const {
     std::vector<std::string> out;
-    for (size_t s : steps) {
-      for (const auto& [binding, node] : Nodes(s, std::nullopt, {})) {
-        if (std::find(out.begin(), out.end(), node) == out.end()) out.push_back(node);
-      }
-    }
+    for (const std::string& key : keys) out.push_back(vars_.at(key));
     return out;
   }
 
@@ -598,50 +516,18 @@ class DagWriter {
   // first (`[targets] >> source`).
   static std::string EdgeLine(const std::string& source, const std::vector<std::string>& targets,
                               size_t indent, bool reverse = false) {
-    std::string list = targets.size() == 1 ? targets.front()
-                                           : fmt::format("[{}]", fmt::join(targets, ", "));
+    std::string list =
+        targets.size() == 1 ? targets.front() : fmt::format("[{}]", fmt::join(targets, ", "));
     return fmt::format("{}{} >> {}\n", std::string(indent, ' '), reverse ? list : source,
                        reverse ? source : list);
   }
 
+  // The edges at the level of `group` (dag_plan.h PlanEdges), after a blank line.
   std::string Edges(std::optional<size_t> group, const Binding& base, size_t indent) const {
-    std::vector<std::string> sources;
-    std::map<std::string, std::vector<std::string>> targets;
-    // A group's edges start at its own steps: visiting only those keeps the
-    // whole DAG linear in the number of steps.
-    std::vector<size_t> all;
-    if (!group) {
-      all.resize(flow_.steps.size());
-      for (size_t u = 0; u < all.size(); ++u) all[u] = u;
-    }
-    for (size_t u : group ? plan_.body.at(*group) : all) {
-      bool u_in = group ? GroupOf(u) == group : true;
-      for (size_t v : flow_.steps[u].next) {
-        bool v_in = group ? GroupOf(v) == group : true;
-        // Inside a group: edges between its steps. At the DAG level: all
-        // others (an edge between two steps of one group is drawn inside).
-        bool inside = GroupOf(u) && GroupOf(u) == GroupOf(v);
-        if (group ? !(u_in && v_in) : inside) continue;
-        for (const auto& [bu, nu] : Nodes(u, group, base)) {
-          for (const auto& [bv, nv] : Nodes(v, group, base)) {
-            if (!Compatible(bu, bv)) continue;
-            auto& list = targets[nu];
-            if (list.empty()) sources.push_back(nu);
-            if (std::find(list.begin(), list.end(), nv) == list.end()) list.push_back(nv);
-          }
-        }
-      }
-    }
     std::string out;
-    std::string pad(indent, ' ');
-    if (!sources.empty()) out += "\n";
-    for (const std::string& source : sources) {
-      const auto& list = targets[source];
-      if (list.size() == 1) {
-        out += fmt::format("{}{} >> {}\n", pad, source, list.front());
-      } else {
-        out += fmt::format("{}{} >> [{}]\n", pad, source, fmt::join(list, ", "));
-      }
+    for (const Edge& edge : PlanEdges(flow_, plan_, group, base)) {
+      if (out.empty()) out += "\n";
+      out += EdgeLine(vars_.at(edge.source), VarsOf(edge.targets), indent);
     }
     return out;
   }
@@ -650,8 +536,8 @@ class DagWriter {
   const Plan& plan_;
   JinjaScope params_scope_;
   std::set<std::string> used_vars_;
-  std::map<std::string, std::string> vars_;     // Key() -> Python variable
-  std::map<std::string, Gang> gangs_;  // by step name
+  std::map<std::string, std::string> vars_;  // TaskKey, GroupKey -> Python variable
+  std::map<std::string, Gang> gangs_;        // by step name
   std::set<size_t> noted_;
   bool uses_datetime_ = false;
   bool uses_task_ = false;
@@ -672,32 +558,8 @@ class AirflowTarget final : public Backend {
 
   bool Emit(const ir::Flow& flow, const EmitOptions&, OutputSink& out,
             diag::Reporter& report) const override {
-    bool ok = true;
-    if (flow.schedule) {
-      for (const ir::Param& param : flow.params) {
-        if (param.default_json) continue;
-        ok = false;
-        report(diag::Code::kUnsupportedByTarget, param.range,
-               fmt::format("param '{}' has no default, and Airflow cannot schedule a DAG with a "
-                           "required param",
-                           param.name))
-            .SetHelp(fmt::format("give '{}' a default, or remove '@schedule'", param.name));
-      }
-    }
-    for (const ir::Step& step : flow.steps) {
-      if (!step.parallel) continue;
-      size_t length = GangBaseName(flow, step).size() + kGangSuffixLength;
-      constexpr const char* kForm = "<flow>-<step>-<8 hex digits>";
-      if (step.trainjob) {
-        ok = k8s::CheckTrainJobNames(step, length, kForm, report) && ok;
-      } else {
-        k8s::JobSetName name{length, 1, 1, kForm};
-        ok = k8s::CheckJobSetNames(flow, step, name, report) && ok;
-      }
-    }
     Plan plan;
-    ok = MakePlan(flow, plan, report) && ok;
-    if (!ok) return false;
+    if (!MakePlan(flow, plan, report)) return false;
     out.Write(DagWriter(flow, plan).Write());
     return true;
   }

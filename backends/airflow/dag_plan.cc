@@ -2,12 +2,51 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
+#include <string>
+
+#include "backends/airflow/k8s_delivery.h"
+#include "backends/k8s/jobset.h"
+#include "backends/k8s/trainjob.h"
 
 namespace flowc::backends::airflow {
 
-bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
+namespace {
+
+// What Airflow cannot run besides a foreach: a scheduled DAG with a required
+// param, and a gang whose names would be too long for Kubernetes.
+bool CheckFlow(const ir::Flow& flow, diag::Reporter& report) {
   bool ok = true;
+  if (flow.schedule) {
+    for (const ir::Param& param : flow.params) {
+      if (param.default_json) continue;
+      ok = false;
+      report(diag::Code::kUnsupportedByTarget, param.range,
+             fmt::format("param '{}' has no default, and Airflow cannot schedule a DAG with a "
+                         "required param",
+                         param.name))
+          .SetHelp(fmt::format("give '{}' a default, or remove '@schedule'", param.name));
+    }
+  }
+  for (const ir::Step& step : flow.steps) {
+    if (!step.parallel) continue;
+    size_t length = GangBaseName(flow, step).size() + kGangSuffixLength;
+    constexpr const char* kForm = "<flow>-<step>-<8 hex digits>";
+    if (step.trainjob) {
+      ok = k8s::CheckTrainJobNames(step, length, kForm, report) && ok;
+    } else {
+      k8s::JobSetName name{length, 1, 1, kForm};
+      ok = k8s::CheckJobSetNames(flow, step, name, report) && ok;
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
+bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
+  bool ok = CheckFlow(flow, report);
   // One pass over the steps (not one per foreach): each joins the body of
   // every foreach that encloses it, in flow order.
   for (size_t s = 0; s < flow.steps.size(); ++s) {
@@ -51,6 +90,135 @@ bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
                                               : ForeachMode::kMappedGroup;
   }
   return ok;
+}
+
+std::vector<size_t> Unrolled(const Plan& plan, const std::vector<size_t>& chain) {
+  std::vector<size_t> out;
+  for (size_t f : chain) {
+    if (plan.mode.at(f) == ForeachMode::kUnrolled) out.push_back(f);
+  }
+  return out;
+}
+
+std::optional<size_t> DynamicOf(const ir::Flow& flow, const Plan& plan, size_t s) {
+  for (size_t f : flow.steps[s].enclosing_foreach) {
+    if (IsDynamic(plan.mode.at(f))) return f;
+  }
+  return std::nullopt;
+}
+
+std::optional<size_t> GroupOf(const ir::Flow& flow, const Plan& plan, size_t s) {
+  std::optional<size_t> f = DynamicOf(flow, plan, s);
+  if (f && plan.mode.at(*f) == ForeachMode::kMappedGroup) return f;
+  return std::nullopt;
+}
+
+std::vector<Binding> Bindings(const ir::Flow& flow, const std::vector<size_t>& foreaches,
+                              const Binding& base) {
+  std::vector<Binding> out = {base};
+  for (size_t f : foreaches) {
+    bool bound = false;
+    for (const auto& entry : base) bound = bound || entry.first == f;
+    if (bound) continue;
+    std::vector<Binding> next;
+    for (const Binding& b : out) {
+      for (size_t i = 0; i < flow.steps[f].foreach->items.size(); ++i) {
+        Binding extended = b;
+        extended.emplace_back(f, i);
+        next.push_back(std::move(extended));
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
+bool Compatible(const Binding& a, const Binding& b) {
+  for (const auto& [f, i] : a) {
+    for (const auto& [g, j] : b) {
+      if (f == g && i != j) return false;
+    }
+  }
+  return true;
+}
+
+std::string TaskKey(size_t s, const Binding& binding) {
+  std::string out = std::to_string(s);
+  for (const auto& [f, i] : binding) out += fmt::format(":{}={}", f, i);
+  return out;
+}
+
+std::string GroupKey(size_t f, const Binding& binding) { return TaskKey(f, binding) + ":group"; }
+
+namespace {
+
+// The nodes an instance of step `s` is at the level of `group` (nullopt: the
+// DAG itself), with their bindings: its own tasks, or the mapped groups
+// holding it.
+std::vector<std::pair<Binding, std::string>> Nodes(const ir::Flow& flow, const Plan& plan, size_t s,
+                                                   std::optional<size_t> group,
+                                                   const Binding& base) {
+  std::vector<std::pair<Binding, std::string>> out;
+  std::optional<size_t> g = GroupOf(flow, plan, s);
+  if (g && g != group) {
+    for (const Binding& b : Bindings(flow, Unrolled(plan, flow.steps[*g].enclosing_foreach), {})) {
+      out.emplace_back(b, GroupKey(*g, b));
+    }
+    return out;
+  }
+  for (const Binding& b : Bindings(flow, Unrolled(plan, flow.steps[s].enclosing_foreach), base)) {
+    out.emplace_back(b, TaskKey(s, b));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> DagNodes(const ir::Flow& flow, const Plan& plan,
+                                  const std::vector<size_t>& steps) {
+  std::vector<std::string> out;
+  for (size_t s : steps) {
+    for (const auto& [binding, node] : Nodes(flow, plan, s, std::nullopt, {})) {
+      if (std::find(out.begin(), out.end(), node) == out.end()) out.push_back(node);
+    }
+  }
+  return out;
+}
+
+std::vector<Edge> PlanEdges(const ir::Flow& flow, const Plan& plan, std::optional<size_t> group,
+                            const Binding& base) {
+  std::vector<Edge> edges;
+  std::map<std::string, size_t> edge_of;  // by source
+  // A group's edges start at its own steps: visiting only those keeps the
+  // whole DAG linear in the number of steps.
+  std::vector<size_t> all;
+  if (!group) {
+    all.resize(flow.steps.size());
+    for (size_t u = 0; u < all.size(); ++u) all[u] = u;
+  }
+  auto group_of = [&](size_t s) { return GroupOf(flow, plan, s); };
+  for (size_t u : group ? plan.body.at(*group) : all) {
+    bool u_in = group ? group_of(u) == group : true;
+    for (size_t v : flow.steps[u].next) {
+      bool v_in = group ? group_of(v) == group : true;
+      // Inside a group: edges between its steps. At the DAG level: all
+      // others (an edge between two steps of one group is drawn inside).
+      bool inside = group_of(u) && group_of(u) == group_of(v);
+      if (group ? !(u_in && v_in) : inside) continue;
+      for (const auto& [bu, nu] : Nodes(flow, plan, u, group, base)) {
+        for (const auto& [bv, nv] : Nodes(flow, plan, v, group, base)) {
+          if (!Compatible(bu, bv)) continue;
+          auto [it, fresh] = edge_of.try_emplace(nu, edges.size());
+          if (fresh) edges.push_back(Edge{nu, {}});
+          std::vector<std::string>& targets = edges[it->second].targets;
+          if (std::find(targets.begin(), targets.end(), nv) == targets.end()) {
+            targets.push_back(nv);
+          }
+        }
+      }
+    }
+  }
+  return edges;
 }
 
 }  // namespace flowc::backends::airflow

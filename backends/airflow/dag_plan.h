@@ -3,12 +3,16 @@
 // Airflow maps one level deep: a mapped task, or the tasks of a mapped task
 // group, but nothing mapped inside a mapped group. MakePlan decides, for every
 // foreach step, whether it is a mapped task, a mapped task group or written
-// out once per element, and reports what Airflow cannot express. Used by
-// airflow_backend.cc.
+// out once per element, and reports what Airflow cannot express. Then the
+// DAG's structure follows from the plan: which tasks and groups each step
+// becomes, once per binding of its unrolled foreaches, and the edges between
+// them. airflow_backend.cc only renders it.
 #ifndef FLOWC_BACKENDS_AIRFLOW_DAG_PLAN_H_
 #define FLOWC_BACKENDS_AIRFLOW_DAG_PLAN_H_
 
 #include <map>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -32,8 +36,53 @@ using Binding = std::vector<std::pair<size_t, size_t>>;
 
 inline bool IsDynamic(ForeachMode mode) { return mode != ForeachMode::kUnrolled; }
 
-// Fills `plan`; false (with diagnostics) when a foreach cannot run on Airflow.
+// Fills `plan`; false (with diagnostics) when the flow cannot run on Airflow:
+// a foreach Airflow cannot map, a scheduled DAG with a required param, a gang
+// whose names would be too long.
 bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report);
+
+// --- Queries the DAG writer makes of a plan --------------------------------
+
+// The unrolled foreaches of `chain` (a step's enclosing_foreach), in order.
+std::vector<size_t> Unrolled(const Plan& plan, const std::vector<size_t>& chain);
+
+// The mapped foreach (task or group) around step `s`, if any; Airflow maps
+// one level deep, so there is at most one.
+std::optional<size_t> DynamicOf(const ir::Flow& flow, const Plan& plan, size_t s);
+
+// The mapped task group holding step `s`, if any.
+std::optional<size_t> GroupOf(const ir::Flow& flow, const Plan& plan, size_t s);
+
+// Every binding of `foreaches` (unrolled, outermost first) extending `base`.
+std::vector<Binding> Bindings(const ir::Flow& flow, const std::vector<size_t>& foreaches,
+                              const Binding& base);
+
+// Whether two bindings agree on every foreach they both bind.
+bool Compatible(const Binding& a, const Binding& b);
+
+// The DAG's nodes, named by key: the task of step `s` in a binding, or the
+// mapped group of foreach `f` in a binding. The writer gives each node a
+// Python variable.
+std::string TaskKey(size_t s, const Binding& binding);
+std::string GroupKey(size_t f, const Binding& binding);
+
+// The nodes (task or group keys) that run `steps` at the DAG's level, each
+// once, in order.
+std::vector<std::string> DagNodes(const ir::Flow& flow, const Plan& plan,
+                                  const std::vector<size_t>& steps);
+
+// `source >> targets` between node keys.
+struct Edge {
+  std::string source;
+  std::vector<std::string> targets;
+};
+
+// The edges drawn at the level of mapped group `group` in binding `base`
+// (nullopt: the DAG itself), each source once, in the order of the flow's
+// steps: inside a group, the edges between its steps; at the DAG level, all
+// others.
+std::vector<Edge> PlanEdges(const ir::Flow& flow, const Plan& plan, std::optional<size_t> group,
+                            const Binding& base);
 
 }  // namespace flowc::backends::airflow
 

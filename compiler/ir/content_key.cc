@@ -18,7 +18,8 @@ static_assert(sizeof(std::string) == 32 && sizeof(std::vector<int>) == 24,
 static_assert(sizeof(EnvVar) == 96, "a new EnvVar field belongs in Key::Add(EnvVar)");
 static_assert(sizeof(Toleration) == 144, "a new Toleration field belongs in Key::Add(Toleration)");
 static_assert(sizeof(Volume) == 128, "a new Volume field belongs in Key::Add(Volume)");
-static_assert(sizeof(VolumeMount) == 72, "a new VolumeMount field belongs in Key::Add(VolumeMount)");
+static_assert(sizeof(VolumeMount) == 72,
+              "a new VolumeMount field belongs in Key::Add(VolumeMount)");
 static_assert(sizeof(PodResourceClaim) == 64, "a new PodResourceClaim field belongs in Key::Add");
 static_assert(sizeof(SecurityContext) == 48, "a new SecurityContext field belongs in Key::Add");
 static_assert(sizeof(Resources) == 72, "a new Resources field belongs in Key::Add(Resources)");

@@ -4,6 +4,8 @@
 // (backends/k8s/objects.h ObjectHeadYaml/ObjectContentYaml, backends/airflow/
 // python.h PythonBlockBody). Each cached path must give the bytes of the
 // uncached one.
+#include "compiler/ir/content_key.h"
+
 #include <doctest/doctest.h>
 
 #include <functional>
@@ -14,7 +16,6 @@
 #include "backends/airflow/k8s_delivery.h"
 #include "backends/airflow/python.h"
 #include "backends/k8s/objects.h"
-#include "compiler/ir/content_key.h"
 #include "compiler/ir/ir_json.h"
 #include "test_util.h"
 
@@ -89,8 +90,12 @@ TEST_CASE("content key: every field of the content changes it; name and namespac
       [](auto& r) { r.pod.annotations.clear(); },
       [](auto& r) { r.pod.container_name = "main"; },
       [](auto& r) { r.pod.image = "python:3.13"; },
-      [](auto& r) { r.pod.command = {ir::Text{{{ir::Segment::Kind::kLiteral, "x"}}}}; },
-      [](auto& r) { r.pod.command = {ir::Text{{{ir::Segment::Kind::kParam, "x"}}}}; },
+      [](auto& r) {
+        r.pod.command = {ir::Text{{{ir::Segment::Kind::kLiteral, "x"}}}};
+      },
+      [](auto& r) {
+        r.pod.command = {ir::Text{{{ir::Segment::Kind::kParam, "x"}}}};
+      },
       [](auto& r) { r.pod.env[0].value = "2"; },
       [](auto& r) { r.pod.env[1].field_path = "metadata.uid"; },
       [](auto& r) { r.pod.env_from_secrets.push_back("more"); },
@@ -114,7 +119,9 @@ TEST_CASE("content key: every field of the content changes it; name and namespac
       [](auto& r) { r.pod.resource_claims[0].template_name = "f-neuron-2"; },
       // A string's length is part of the key: moving a character across a
       // boundary between two strings is a change.
-      [](auto& r) { r.pod.labels[0] = {"tea", "ma\"b"}; },
+      [](auto& r) {
+        r.pod.labels[0] = {"tea", "ma\"b"};
+      },
   };
   std::set<std::string> keys = {base};
   for (size_t i = 0; i < changes.size(); ++i) {
@@ -180,9 +187,18 @@ TEST_CASE("airflow: a block string in parts is the block string of the whole") {
   using backends::airflow::PythonString;
   using backends::airflow::StringStyle;
   const std::vector<std::string> heads = {"\n", "a: b\n", "q\"\n", "\"\"\n", "\xff\n", "é\n"};
-  const std::vector<std::string> tails = {
-      "",   "x",          "\"",          "\"\"\"",  "\"x\"",          "a\\b\n",
-      "\t", "\xe2\x80\xae", "\xff\xfe\"", "\n\"\n", "\"\"\"\"\"\"\"", "é\"\"\n"};
+  const std::vector<std::string> tails = {"",
+                                          "x",
+                                          "\"",
+                                          "\"\"\"",
+                                          "\"x\"",
+                                          "a\\b\n",
+                                          "\t",
+                                          "\xe2\x80\xae",
+                                          "\xff\xfe\"",
+                                          "\n\"\n",
+                                          "\"\"\"\"\"\"\"",
+                                          "é\"\"\n"};
   for (const std::string& head : heads) {
     for (const std::string& tail : tails) {
       CHECK(PythonBlockString({PythonBlockBody(head), PythonBlockBody(tail)}) ==
