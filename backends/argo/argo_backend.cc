@@ -507,7 +507,7 @@ class ArgoTarget final : public Backend {
     bool ok = CheckFlow(flow, layout, report);
     // The text goes into the sink as it is written: the driver keeps it until the compile
     // has succeeded (backend.h), so the checks the rendering makes may still fail it.
-    k8s::SinkEmitter yaml(out);
+    k8s::SinkEmitter yaml(out, flow.steps.size());
     Renderer renderer(flow, layout, yaml.yaml(), options.argo_version);
     // The objects the pods need come first in the stream (`kubectl apply`
     // creates them in order); Argo itself never reads them.

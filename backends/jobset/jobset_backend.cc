@@ -323,7 +323,7 @@ class JobSetTarget final : public Backend {
     if (flow.steps.empty()) return false;
     if (!Checker(flow, report).Run()) return false;
     JobSetStrings strings(flow, flow.k8s_name);
-    k8s::SinkEmitter yaml(out);
+    k8s::SinkEmitter yaml(out, flow.steps.size());
     // The objects the pods need come first, so applying the stream in order
     // creates them before the JobSet's pods ask for them.
     k8s::EmitObjectDocuments(yaml.yaml(), flow);

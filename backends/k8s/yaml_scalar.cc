@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <cstring>
 #include <deque>
 #include <string_view>
@@ -338,13 +339,29 @@ std::streamsize SinkEmitter::Buffer::xsputn(const char* text, std::streamsize si
   return size;
 }
 
-SinkEmitter::SinkEmitter(OutputSink& sink) : buffer_(sink), stream_(&buffer_), emitter_(stream_) {
-  Streaming().push_back(this);
+SinkEmitter::SinkEmitter(OutputSink& sink, size_t steps) : sink_(sink) {
+  if (steps > kStreamSteps) {
+    buffer_ = std::make_unique<Buffer>(sink);
+    stream_ = std::make_unique<std::ostream>(buffer_.get());
+    emitter_ = std::make_unique<YAML::Emitter>(*stream_);
+    Streaming().push_back(this);
+  } else {
+    emitter_ = std::make_unique<YAML::Emitter>();
+  }
 }
 
 SinkEmitter::~SinkEmitter() {
-  Streaming().erase(std::find(Streaming().begin(), Streaming().end(), this));
-  buffer_.Flush();
+  Flush();
+  if (buffer_) Streaming().erase(std::find(Streaming().begin(), Streaming().end(), this));
+}
+
+void SinkEmitter::Flush() {
+  if (buffer_) {
+    buffer_->Flush();
+    return;
+  }
+  sink_.Write(std::string_view(emitter_->c_str() + flushed_, emitter_->size() - flushed_));
+  flushed_ = emitter_->size();
 }
 
 }  // namespace flowc::backends::k8s

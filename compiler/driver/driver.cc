@@ -39,7 +39,7 @@ bool Render(const ir::Flow& flow, std::string_view target, diag::Reporter& repor
             const backends::EmitOptions& options, backends::OutputSink& out) {
   size_t errors = report.diagnostics().error_count();
   if (target == "ir") {
-    out.Write(ir::FlowToJsonText(flow));
+    ir::WriteFlowJson(flow, [&out](std::string_view text) { out.Write(text); });
     return true;
   }
   const backends::Backend* backend = backends::FindBackend(target);

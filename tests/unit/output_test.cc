@@ -85,18 +85,36 @@ void WriteDocuments(YAML::Emitter& out) {
   }
 }
 
-TEST_CASE("output: SinkEmitter writes what an in-memory emitter writes") {
+TEST_CASE("output: SinkEmitter streams what an in-memory emitter writes") {
   // Streamed first: BlockScalar remembers strings for the whole process, and these must be
   // new to it when it reads back the streamed output.
   StringSink sink;
   {
-    k8s::SinkEmitter streamed(sink);
+    k8s::SinkEmitter streamed(sink, k8s::SinkEmitter::kStreamSteps + 1);
     WriteDocuments(streamed.yaml());
   }
   YAML::Emitter memory;
   WriteDocuments(memory);
   REQUIRE(std::string(memory.c_str()).size() > 20 * 64 * 1024);
   CHECK(sink.text() == memory.c_str());
+}
+
+}  // namespace
+}  // namespace flowc::backends
+
+namespace flowc::backends {
+namespace {
+
+TEST_CASE("output: a small flow's SinkEmitter writes at Flush") {
+  StringSink sink;
+  k8s::SinkEmitter small(sink, k8s::SinkEmitter::kStreamSteps);
+  small.yaml() << YAML::BeginMap << YAML::Key << "a" << YAML::Value << "b";
+  CHECK(sink.text().empty());
+  small.Flush();
+  CHECK(sink.text() == "a: b");
+  small.yaml() << YAML::Key << "c" << YAML::Value << "d" << YAML::EndMap;
+  small.Flush();
+  CHECK(sink.text() == "a: b\nc: d");
 }
 
 }  // namespace
