@@ -210,11 +210,14 @@ Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
           for (const auto& [key, path] : v.items) {
             items.push_back(k8s("V1KeyToPath", {{"key", Raw(key)}, {"path", Rendered(path)}}));
           }
-          volumes.push_back(
-              k8s("V1Volume", {{"name", Rendered(v.name)},
-                               {"config_map", k8s("V1ConfigMapVolumeSource",
-                                                  {{"name", Rendered(v.claim_name)},
-                                                   {"items", PyExpr::List(std::move(items))}})}}));
+          // Built by moves: a braced list of kwargs would copy the items.
+          Kwargs source;
+          source.emplace_back("name", Rendered(v.claim_name));
+          source.emplace_back("items", PyExpr::List(std::move(items)));
+          Kwargs volume;
+          volume.emplace_back("name", Rendered(v.name));
+          volume.emplace_back("config_map", k8s("V1ConfigMapVolumeSource", std::move(source)));
+          volumes.push_back(k8s("V1Volume", std::move(volume)));
           break;
         }
       }

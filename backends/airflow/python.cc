@@ -291,49 +291,92 @@ PyExpr PyExpr::Dict(std::vector<std::pair<PyExpr, PyExpr>> items) {
 }
 
 const std::string& PyExpr::Flat() const {
-  if (!flat_) flat_ = FlatText();
+  if (!flat_) {
+    std::string flat;
+    flat.reserve(FlatSize());
+    AppendFlat(flat);
+    flat_ = std::move(flat);
+  }
   return *flat_;
 }
 
-std::string PyExpr::FlatText() const {
-  std::string out;
-  auto comma = [&out](bool& first) {
+size_t PyExpr::FlatSize() const {
+  if (flat_size_) return *flat_size_;
+  // Each separator ", " between elements; brackets and the callee around them.
+  auto separators = [](size_t n) { return n == 0 ? 0 : 2 * (n - 1); };
+  size_t size = 0;
+  switch (kind_) {
+    case Kind::kCode:
+      size = code_.size();
+      break;
+    case Kind::kAttr:
+      size = callee_.front().FlatSize() + 1 + code_.size();
+      break;
+    case Kind::kCall:
+      size = callee_.front().FlatSize() + 2 + separators(args_.size() + kwargs_.size());
+      for (const PyExpr& arg : args_) size += arg.FlatSize();
+      for (const auto& [name, value] : kwargs_) size += name.size() + 1 + value.FlatSize();
+      break;
+    case Kind::kList:
+      size = 2 + separators(args_.size());
+      for (const PyExpr& item : args_) size += item.FlatSize();
+      break;
+    case Kind::kDict:
+      size = 2 + separators(items_.size());
+      for (const auto& [key, value] : items_) size += key.FlatSize() + 2 + value.FlatSize();
+      break;
+  }
+  flat_size_ = size;
+  return size;
+}
+
+void PyExpr::AppendFlat(std::string& out) const {
+  if (flat_) {
+    out += *flat_;
+    return;
+  }
+  switch (kind_) {
+    case Kind::kCode:
+      out += code_;
+      return;
+    case Kind::kAttr:
+      callee_.front().AppendFlat(out);
+      out += '.';
+      out += code_;
+      return;
+    case Kind::kCall:
+      callee_.front().AppendFlat(out);
+      AppendFlatArgs(out);
+      return;
+    default:
+      AppendFlatArgs(out);
+  }
+}
+
+void PyExpr::AppendFlatArgs(std::string& out) const {
+  bool first = true;
+  auto comma = [&out, &first]() {
     if (!first) out += ", ";
     first = false;
   };
-  bool first = true;
-  switch (kind_) {
-    case Kind::kCode:
-      return code_;
-    case Kind::kAttr:
-      return callee_.front().Flat() + "." + code_;
-    case Kind::kCall:
-      out = callee_.front().Flat() + "(";
-      for (const PyExpr& arg : args_) {
-        comma(first);
-        out += arg.Flat();
-      }
-      for (const auto& [name, value] : kwargs_) {
-        comma(first);
-        out += name + "=" + value.Flat();
-      }
-      return out + ")";
-    case Kind::kList:
-      out = "[";
-      for (const PyExpr& item : args_) {
-        comma(first);
-        out += item.Flat();
-      }
-      return out + "]";
-    case Kind::kDict:
-      out = "{";
-      for (const auto& [key, value] : items_) {
-        comma(first);
-        out += key.Flat() + ": " + value.Flat();
-      }
-      return out + "}";
+  out += kind_ == Kind::kList ? '[' : kind_ == Kind::kDict ? '{' : '(';
+  for (const PyExpr& arg : args_) {
+    comma();
+    arg.AppendFlat(out);
   }
-  return out;
+  for (const auto& [name, value] : kwargs_) {
+    comma();
+    out += name;
+    out += '=';
+    value.AppendFlat(out);
+  }
+  for (const auto& [key, value] : items_) {
+    comma();
+    key.AppendFlat(out);
+    out += ": ";
+    value.AppendFlat(out);
+  }
+  out += kind_ == Kind::kList ? ']' : kind_ == Kind::kDict ? '}' : ')';
 }
 
 namespace {
@@ -346,48 +389,72 @@ size_t LastLineLength(std::string_view text, size_t column) {
 }  // namespace
 
 std::string PyExpr::FormatAt(size_t indent, size_t column, size_t trailing) const {
-  const std::string& flat = Flat();
-  if (kind_ == Kind::kCode || column + flat.size() + trailing <= kLineWidth) return flat;
-  if (kind_ == Kind::kAttr) {
-    return callee_.front().FormatAt(indent, column, code_.size() + 1 + trailing) + "." + code_;
+  std::string out;
+  FormatInto(out, indent, column, trailing);
+  return out;
+}
+
+// Appends to `out` rather than returning a string: each level of a deep
+// expression would otherwise copy the text of every level below it.
+void PyExpr::FormatInto(std::string& out, size_t indent, size_t column, size_t trailing) const {
+  if (kind_ == Kind::kCode || column + FlatSize() + trailing <= kLineWidth) {
+    AppendFlat(out);
+    return;
   }
-  if (kind_ != Kind::kCall) return FormatArgs(indent, column, trailing);
+  if (kind_ == Kind::kAttr) {
+    callee_.front().FormatInto(out, indent, column, code_.size() + 1 + trailing);
+    out += '.';
+    out += code_;
+    return;
+  }
+  if (kind_ != Kind::kCall) {
+    FormatArgsInto(out, indent, column, trailing);
+    return;
+  }
   // A call: the callee as it fits, then the arguments on its last line if
   // they fit there, else one per line.
-  std::string callee = callee_.front().FormatAt(indent, column, 1);
-  size_t at = LastLineLength(callee, column);
-  std::string args = FormatArgs(indent, at, trailing);
-  return callee + args;
+  const size_t start = out.size();
+  callee_.front().FormatInto(out, indent, column, 1);
+  size_t at = LastLineLength(std::string_view(out).substr(start), column);
+  FormatArgsInto(out, indent, at, trailing);
 }
 
 // The bracketed part: `(a, k=v)`, `[a, b]`, `{k: v}`, flat if it fits at
 // `column`, else one element per line.
-std::string PyExpr::FormatArgs(size_t indent, size_t column, size_t trailing) const {
-  char open = kind_ == Kind::kList ? '[' : kind_ == Kind::kDict ? '{' : '(';
-  char close = kind_ == Kind::kList ? ']' : kind_ == Kind::kDict ? '}' : ')';
-  // The arguments on one line: the flat form less the callee and the brackets.
-  std::string_view flat = Flat();
-  if (kind_ == Kind::kCall) flat.remove_prefix(callee_.front().Flat().size());
-  flat = flat.substr(1, flat.size() - 2);
+void PyExpr::FormatArgsInto(std::string& out, size_t indent, size_t column, size_t trailing) const {
+  // The arguments on one line: the flat form less the callee.
+  const size_t callee = kind_ == Kind::kCall ? callee_.front().FlatSize() : 0;
   const bool empty = args_.empty() && kwargs_.empty() && items_.empty();
-  if (empty || column + flat.size() + 2 + trailing <= kLineWidth) {
-    return open + std::string(flat) + close;
+  if (empty || column + FlatSize() - callee + trailing <= kLineWidth) {
+    AppendFlatArgs(out);
+    return;
   }
   const std::string pad(indent + 4, ' ');
-  std::string out(1, open);
-  out += "\n";
+  out += kind_ == Kind::kList ? '[' : kind_ == Kind::kDict ? '{' : '(';
+  out += '\n';
   for (const PyExpr& arg : args_) {
-    out += pad + arg.FormatAt(indent + 4, indent + 4, 1) + ",\n";
+    out += pad;
+    arg.FormatInto(out, indent + 4, indent + 4, 1);
+    out += ",\n";
   }
   for (const auto& [name, value] : kwargs_) {
-    out += pad + name + "=" + value.FormatAt(indent + 4, indent + 5 + name.size(), 1) + ",\n";
+    out += pad;
+    out += name;
+    out += '=';
+    value.FormatInto(out, indent + 4, indent + 5 + name.size(), 1);
+    out += ",\n";
   }
   for (const auto& [key, value] : items_) {
-    std::string k = key.FormatAt(indent + 4, indent + 4, 2);
-    out += pad + k + ": " + value.FormatAt(indent + 4, indent + 6 + k.size(), 1) + ",\n";
+    out += pad;
+    const size_t key_start = out.size();
+    key.FormatInto(out, indent + 4, indent + 4, 2);
+    const size_t key_size = out.size() - key_start;
+    out += ": ";
+    value.FormatInto(out, indent + 4, indent + 6 + key_size, 1);
+    out += ",\n";
   }
-  out += std::string(indent, ' ') + close;
-  return out;
+  out.append(indent, ' ');
+  out += kind_ == Kind::kList ? ']' : kind_ == Kind::kDict ? '}' : ')';
 }
 
 }  // namespace flowc::backends::airflow

@@ -98,8 +98,12 @@ class PyExpr {
   static PyExpr List(std::vector<PyExpr> items);
   static PyExpr Dict(std::vector<std::pair<PyExpr, PyExpr>> items);
 
-  // The expression on one line (computed once: FormatAt asks each level).
+  // The expression on one line (computed once).
   const std::string& Flat() const;
+  // Flat().size(), without building the text: FormatAt asks each level
+  // whether it fits on its line, and writes the flat text only of what does
+  // (a pod's 200 @code items are a long list of short lines).
+  size_t FlatSize() const;
   // The expression starting at `column` of a line indented by `indent`,
   // followed on its last line by `trailing` more characters. It breaks into
   // one element per line, indented 4 more, only where the flat form would
@@ -108,8 +112,11 @@ class PyExpr {
 
  private:
   enum class Kind { kCode, kCall, kList, kDict, kAttr };
-  std::string FlatText() const;
-  std::string FormatArgs(size_t indent, size_t column, size_t trailing) const;
+  void AppendFlat(std::string& out) const;
+  // The bracketed part of the flat form: `(a, k=v)`, `[a, b]`, `{k: v}`.
+  void AppendFlatArgs(std::string& out) const;
+  void FormatInto(std::string& out, size_t indent, size_t column, size_t trailing) const;
+  void FormatArgsInto(std::string& out, size_t indent, size_t column, size_t trailing) const;
   Kind kind_ = Kind::kCode;
   std::string code_;            // kCode: the text; kAttr: the name
   std::vector<PyExpr> callee_;  // kCall: the callee; kAttr: the base (one element)
@@ -117,6 +124,7 @@ class PyExpr {
   Kwargs kwargs_;
   std::vector<std::pair<PyExpr, PyExpr>> items_;
   mutable std::optional<std::string> flat_;  // Flat(), once asked
+  mutable std::optional<size_t> flat_size_;  // FlatSize(), once asked
 };
 
 }  // namespace flowc::backends::airflow
