@@ -90,13 +90,14 @@ class DagWriter {
     params_scope_.params = &flow.params;
   }
 
-  std::string Write() {
+  // The body comes first, as the header imports what it uses; each part goes to `out` as it
+  // is, not joined into one more copy of the whole DAG.
+  void Write(OutputSink& out) {
     std::string body = Body();
-    std::string out = Header();
-    out += Helpers();
-    out += "\n\n";
-    out += body;
-    return out;
+    out.Write(Header());
+    out.Write(Helpers());
+    out.Write("\n\n");
+    out.Write(body);
   }
 
  private:
@@ -560,7 +561,7 @@ class AirflowTarget final : public Backend {
             diag::Reporter& report) const override {
     Plan plan;
     if (!MakePlan(flow, plan, report)) return false;
-    out.Write(DagWriter(flow, plan).Write());
+    DagWriter(flow, plan).Write(out);
     return true;
   }
 };
