@@ -24,9 +24,11 @@ Spool::~Spool() {
 
 bool Spool::Open() {
   std::string pattern;
+  std::string dir;
   if (path_ == "-") {
-    const char* dir = std::getenv("TMPDIR");
-    pattern = fmt::format("{}/flowc-XXXXXX", dir != nullptr && *dir != '\0' ? dir : "/tmp");
+    const char* tmpdir = std::getenv("TMPDIR");
+    dir = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
+    pattern = dir + "/flowc-XXXXXX";
   } else {
     pattern = path_ + ".flowc-XXXXXX";  // beside the file, so that Commit is a rename
   }
@@ -35,6 +37,7 @@ bool Spool::Open() {
   fd_ = ::mkstemp(name.data());
   if (fd_ < 0) {
     errno_ = errno;
+    temp_dir_ = dir;
     return false;
   }
   if (path_ == "-") {
@@ -73,8 +76,16 @@ void Spool::Write(std::string_view text) {
 
 bool Spool::Commit(std::string* error) {
   auto failed = [&](int code) {
-    *error = path_ == "-" ? fmt::format("cannot write to stdout: {}", std::strerror(code))
-                          : fmt::format("cannot write '{}': {}", path_, std::strerror(code));
+    if (path_ != "-") {
+      *error = fmt::format("cannot write '{}': {}", path_, std::strerror(code));
+    } else if (!temp_dir_.empty()) {
+      // Output past the memory limit waits in $TMPDIR: say so, not just that stdout failed.
+      *error = fmt::format("cannot write to stdout: no temporary file in '{}' for output over "
+                           "{} MiB: {}",
+                           temp_dir_, memory_limit_ >> 20, std::strerror(code));
+    } else {
+      *error = fmt::format("cannot write to stdout: {}", std::strerror(code));
+    }
     return false;
   };
   if (errno_ != 0) return failed(errno_);

@@ -40,6 +40,7 @@ class Spool final : public backends::OutputSink {
   int fd_ = -1;
   std::string temp_path_;  // "" for an unnamed file
   int errno_ = 0;          // the first failure, reported at Commit
+  std::string temp_dir_;   // set when the temporary file could not be made: where it failed
 };
 
 }  // namespace flowc::driver

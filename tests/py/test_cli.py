@@ -119,6 +119,14 @@ def main():
         expect("a large flow on stdout is the file's text",
                r.returncode == 0 and len(big_text) > 8 << 20 and r.stdout == big_text,
                f"{len(r.stdout)} vs {len(big_text)}")
+        # With nowhere to put it, output past the memory limit fails, and says where it looked.
+        r = subprocess.run([lib.FLOWC, "compile", big, "--target", "jobset"], capture_output=True,
+                           text=True, cwd=lib.SOURCE_DIR,
+                           env=dict(os.environ, TMPDIR=os.path.join(tmp, "missing")))
+        expect("no temporary folder for stdout",
+               r.returncode == 3 and r.stdout == "" and r.stderr.endswith(
+                   f"flowc: error: cannot write to stdout: no temporary file in '{tmp}/missing' "
+                   "for output over 8 MiB: No such file or directory\n"), r.stderr[-300:])
         os.remove(big_out)
         r = lib.run_flowc("compile", big, "--target", "jobset", "--werror", "-o", big_out)
         expect("--werror drops a written output", r.returncode == 1 and
