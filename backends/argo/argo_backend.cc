@@ -180,12 +180,8 @@ class Renderer {
   bool ReportUnsafeLiterals(diag::Reporter& report) const {
     for (const auto& [step, tag] : unsafe_) {
       const ir::Step& s = flow_.steps[step];
-      report(Code::kUnsupportedByTarget, s.range,
-             fmt::format("step '{}' has the text '{}', which Argo would read as its own "
-                         "template tag",
-                         s.name, tag))
-          .AddNote(kSubstitutionNote)
-          .SetHelp("build the braces at run time instead, e.g. '{''{' in a shell command");
+      ReportArgoTag(report, s.range, fmt::format("step '{}'", s.name), "text", tag,
+                    "build the braces at run time instead, e.g. '{''{' in a shell command");
     }
     return unsafe_.empty();
   }

@@ -93,12 +93,8 @@ class Checker {
       if (!param.default_json) continue;
       for (const std::string& tag : LiteralsArgoWouldRead(ParamValue(param))) {
         ok_ = false;
-        report_(Code::kUnsupportedByTarget, param.range,
-                fmt::format("the default of param '{}' has the text '{}', which Argo would read "
-                            "as its own template tag",
-                            param.name, tag))
-            .AddNote(kSubstitutionNote)
-            .SetHelp("pass such a value at submit time, with 'argo submit -p'");
+        ReportArgoTag(report_, param.range, fmt::format("the default of param '{}'", param.name),
+                      "text", tag, "pass such a value at submit time, with 'argo submit -p'");
       }
     }
   }
@@ -136,12 +132,9 @@ class Checker {
     for (const std::string& item : step.foreach->items) {
       for (const std::string& tag : LiteralsArgoWouldRead(item)) {
         ok_ = false;
-        report_(Code::kUnsupportedByTarget, step.range,
-                fmt::format("the foreach of step '{}' has the element '{}', which Argo would "
-                            "read as its own template tag",
-                            step.name, tag))
-            .AddNote(kSubstitutionNote)
-            .SetHelp("iterate over a list param and pass such elements at submit time");
+        ReportArgoTag(report_, step.range, fmt::format("the foreach of step '{}'", step.name),
+                      "element", tag,
+                      "iterate over a list param and pass such elements at submit time");
       }
     }
   }
@@ -156,6 +149,15 @@ class Checker {
 
 bool CheckFlow(const ir::Flow& flow, const Layout& layout, diag::Reporter& report) {
   return Checker(flow, layout, report).Run();
+}
+
+void ReportArgoTag(diag::Reporter& report, diag::SourceRange at, std::string_view subject,
+                   std::string_view noun, std::string_view tag, std::string_view help) {
+  report(Code::kUnsupportedByTarget, at,
+         fmt::format("{} has the {} '{}', which Argo would read as its own template tag", subject,
+                     noun, tag))
+      .AddNote(kSubstitutionNote)
+      .SetHelp(std::string(help));
 }
 
 }  // namespace flowc::backends::argo

@@ -5,6 +5,8 @@
 #ifndef FLOWC_BACKENDS_ARGO_CHECKS_H_
 #define FLOWC_BACKENDS_ARGO_CHECKS_H_
 
+#include <string_view>
+
 #include "backends/argo/layout.h"
 #include "compiler/diag/diagnostics.h"
 #include "compiler/ir/ir.h"
@@ -13,6 +15,11 @@ namespace flowc::backends::argo {
 
 // Reports every such shape at its source line; false if it reported any.
 bool CheckFlow(const ir::Flow& flow, const Layout& layout, diag::Reporter& report);
+
+// Reports at `at` that `subject` has the `noun` `tag` (e.g. "step 'x'", "text"), which Argo
+// would read as its own template tag, with the note on Argo's substitution and `help`.
+void ReportArgoTag(diag::Reporter& report, diag::SourceRange at, std::string_view subject,
+                   std::string_view noun, std::string_view tag, std::string_view help);
 
 }  // namespace flowc::backends::argo
 
