@@ -3,12 +3,6 @@
 #include <algorithm>
 
 namespace flowc::diag {
-namespace {
-
-// A byte order mark opens some UTF-8 files; editors show no column for it.
-constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-
-}  // namespace
 
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {

@@ -14,6 +14,10 @@
 
 namespace flowc::diag {
 
+// What some editors write first in a UTF-8 file. It is no character of the first line: columns
+// do not count it, and the parser skips it.
+inline constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
 struct SourceRange {
   uint32_t offset = 0;  // byte offset of the first character
   uint32_t length = 0;  // bytes covered; 0 for a point

@@ -4,11 +4,11 @@
 #include <array>
 #include <map>
 
+#include "compiler/diag/source.h"
+
 namespace flowc::parse {
 
 namespace {
-
-constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 // In an unnamed namespace on purpose: ANTLR 4.9 finds the lexer's simulator with a
 // dynamic_cast five times a token (Recognizer::getInterpreter), and a type of internal linkage
@@ -36,7 +36,7 @@ Utf8Stream::Utf8Stream(std::string_view text, const std::vector<uint32_t>& byte_
     : text_(text),
       byte_of_codepoint_(byte_of_codepoint),
       size_(byte_of_codepoint.empty() ? text.size() : byte_of_codepoint.size() - 1) {
-  if (text_.substr(0, kByteOrderMark.size()) == kByteOrderMark) first_ = position_ = 1;
+  if (text_.substr(0, diag::kByteOrderMark.size()) == diag::kByteOrderMark) first_ = position_ = 1;
 }
 
 size_t Utf8Stream::CodePointAt(size_t index) const {
