@@ -40,41 +40,6 @@ bool IsDirectory(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-bool WriteAtomically(const std::string& path, const std::string& text, std::string* error) {
-  std::string temp = path + ".flowc-XXXXXX";
-  std::vector<char> name(temp.begin(), temp.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) {
-    *error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
-    return false;
-  }
-  const char* data = text.data();
-  size_t left = text.size();
-  bool ok = true;
-  while (left > 0) {
-    ssize_t n = ::write(fd, data, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ok = false;
-      break;
-    }
-    data += n;
-    left -= static_cast<size_t>(n);
-  }
-  // Keep the mode an ordinary new file would get.
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  ok = ok && ::fchmod(fd, 0666 & ~mask) == 0;
-  ok = (::close(fd) == 0) && ok;
-  ok = ok && ::rename(name.data(), path.c_str()) == 0;
-  if (!ok) {
-    *error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
-    ::unlink(name.data());
-  }
-  return ok;
-}
-
 namespace {
 
 std::vector<std::string> SplitLines(const std::string& text) {

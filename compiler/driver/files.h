@@ -1,6 +1,5 @@
-// File input and output for the driver: reading inputs (or stdin), and
-// writing outputs atomically, so that a failed compile never leaves a half
-// file nor truncates an existing one.
+// File input for the driver: reading inputs (or stdin), and comparing an output with what
+// is there (--check). Outputs are written through spool.h.
 #ifndef FLOWC_DRIVER_FILES_H_
 #define FLOWC_DRIVER_FILES_H_
 
@@ -11,10 +10,6 @@ namespace flowc::driver {
 
 // Reads `path` ("-" is stdin). On failure returns nullopt and sets `error`.
 std::optional<std::string> ReadInput(const std::string& path, std::string* error);
-
-// Writes `text` to `path` through a temporary file in the same directory and
-// a rename. On failure the previous file, if any, is untouched.
-bool WriteAtomically(const std::string& path, const std::string& text, std::string* error);
 
 bool IsDirectory(const std::string& path);
 

@@ -5,6 +5,7 @@
 #include "compiler/diag/diagnostics.h"
 #include "compiler/diag/suggest.h"
 #include "compiler/driver/files.h"
+#include "compiler/driver/spool.h"
 
 namespace flowc {
 namespace {
@@ -63,10 +64,15 @@ TEST_CASE("driver: unified diff of two texts") {
 TEST_CASE("driver: atomic writes replace the file whole") {
   std::string path = "/tmp/flowc_unit_atomic.txt";
   std::string error;
-  REQUIRE(driver::WriteAtomically(path, "one\n", &error));
-  REQUIRE(driver::WriteAtomically(path, "two\n", &error));
+  auto write = [&](const std::string& to, std::string_view text) {
+    driver::Spool spool(to);
+    spool.Write(text);
+    return spool.Commit(&error);
+  };
+  REQUIRE(write(path, "one\n"));
+  REQUIRE(write(path, "two\n"));
   CHECK(*driver::ReadInput(path, &error) == "two\n");
-  CHECK_FALSE(driver::WriteAtomically("/nonexistent-dir/x", "z", &error));
+  CHECK_FALSE(write("/nonexistent-dir/x", "z"));
   CHECK(error.find("cannot write '/nonexistent-dir/x'") == 0);
 }
 
