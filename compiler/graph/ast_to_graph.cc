@@ -31,7 +31,10 @@ std::vector<std::string_view> Names(const std::vector<Step>& steps) {
 
 class GraphBuilder {
  public:
-  GraphBuilder(const ast::Flow& ast, diag::Reporter& report) : ast_(ast), report_(report) {}
+  // Builds from `ast`, freeing each step's decorators once the step is built:
+  // the AST and the graph are never both whole.
+  GraphBuilder(ast::Flow& ast, diag::Reporter& report)
+      : ast_(ast), report_(report), gang_references_(report) {}
 
   std::optional<Flow> Build() {
     flow_.name = ast_.name.name;
@@ -49,7 +52,7 @@ class GraphBuilder {
       shape_ok_ = MatchSplits();
     }
     CheckReferences();
-    CheckGangReferences(ast_, report_);
+    gang_references_.Finish(ast_);
     CheckNameCollisions();
     if (report_.diagnostics().HasErrors()) return std::nullopt;
     return std::move(flow_);
@@ -101,23 +104,11 @@ class GraphBuilder {
     flow_.steps.resize(ast_.steps.size());
     duplicate_.assign(ast_.steps.size(), false);
     for (size_t i = 0; i < ast_.steps.size(); ++i) {
-      const ast::Step& a = ast_.steps[i];
-      Step& step = flow_.steps[i];
-      step.name = a.name.name;
-      step.range = a.name.range;
-      step.k8s_name = KubernetesName(step.name);
-      auto [it, inserted] = index.emplace(step.name, i);
-      if (!inserted) {
-        duplicate_[i] = true;
-        structure_ok_ = false;
-        report_(Code::kDuplicateStep, a.name.range,
-                fmt::format("step '{}' is declared twice", step.name))
-            .AddNote(ast_.steps[it->second].name.range, "first declared here");
-        continue;
-      }
-      CheckName("step", step.name, step.k8s_name, step.range);
-      if (auto config = ResolveStepConfig(defaults, a, report_)) step.config = std::move(*config);
-      BuildRun(a, step);
+      ast::Step& a = ast_.steps[i];
+      gang_references_.Step(a);
+      BuildStep(defaults, a, i, index);
+      // Nothing reads a step's decorators once it is built.
+      a.decorators = std::vector<ast::Decorator>();
     }
     for (size_t i = 0; i < ast_.steps.size(); ++i) {
       if (!duplicate_[i]) BuildNext(ast_.steps[i], flow_.steps[i], index);
@@ -126,6 +117,29 @@ class GraphBuilder {
     auto end = index.find("end");
     flow_.start = start == index.end() ? kNone : start->second;
     flow_.end = end == index.end() ? kNone : end->second;
+  }
+
+  // The step's name, configuration and command; `index` gets its name.
+  void BuildStep(const FlowDefaults& defaults, const ast::Step& a, size_t i,
+                 std::unordered_map<std::string_view, size_t>& index) {
+    Step& step = flow_.steps[i];
+    step.name = a.name.name;
+    step.range = a.name.range;
+    step.k8s_name = KubernetesName(step.name);
+    auto [it, inserted] = index.emplace(step.name, i);
+    if (!inserted) {
+      duplicate_[i] = true;
+      structure_ok_ = false;
+      report_(Code::kDuplicateStep, a.name.range,
+              fmt::format("step '{}' is declared twice", step.name))
+          .AddNote(ast_.steps[it->second].name.range, "first declared here");
+      return;
+    }
+    CheckName("step", step.name, step.k8s_name, step.range);
+    if (auto config = ResolveStepConfig(defaults, a, report_)) {
+      step.config = std::make_unique<StepConfig>(std::move(*config));
+    }
+    BuildRun(a, step);
   }
 
   void BuildRun(const ast::Step& a, Step& step) {
@@ -579,8 +593,9 @@ class GraphBuilder {
     return report_.file().RangeAt(literal.range.offset + begin, static_cast<uint32_t>(length));
   }
 
-  const ast::Flow& ast_;
+  ast::Flow& ast_;
   diag::Reporter& report_;
+  GangReferenceCheck gang_references_;
   Flow flow_;
   bool structure_ok_ = true;
   bool shape_ok_ = false;  // splits matched: foreach bodies are known
@@ -606,7 +621,7 @@ const char* ParamTypeName(ParamType type) {
   return "str";
 }
 
-std::optional<Flow> BuildGraph(const ast::Flow& flow, diag::Reporter& report) {
+std::optional<Flow> BuildGraph(ast::Flow flow, diag::Reporter& report) {
   return GraphBuilder(flow, report).Build();
 }
 

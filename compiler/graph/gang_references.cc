@@ -77,31 +77,33 @@ class Checker {
 
 }  // namespace
 
-void CheckGangReferences(const ast::Flow& flow, diag::Reporter& report) {
-  Checker checker(report);
-  const ast::Decorator* flow_environment = FindDecorator(flow.decorators, "environment");
-  const ast::Step* first_getting_flow_env = nullptr;
-  for (const ast::Step& step : flow.steps) {
-    if (FindDecorator(step.decorators, "parallel") != nullptr) continue;
-    for (const ast::Run& run : step.runs) {
-      if (run.command.kind == Kind::kString) {
-        checker.Check(run.command, SplitReferences, step.name.name, "in a run");
-      }
-      for (const ast::Value& arg : run.command.items) {
-        if (arg.kind == Kind::kString)
-          checker.Check(arg, SplitReferences, step.name.name, "in a run");
-      }
+void GangReferenceCheck::Step(const ast::Step& step) {
+  if (FindDecorator(step.decorators, "parallel") != nullptr) return;
+  Checker checker(report_);
+  for (const ast::Run& run : step.runs) {
+    if (run.command.kind == Kind::kString) {
+      checker.Check(run.command, SplitReferences, step.name.name, "in a run");
     }
-    // A step's own @environment replaces the flow's.
-    const ast::Decorator* own = FindDecorator(step.decorators, "environment");
-    for (const ast::Value* value : EnvValues(own)) {
-      checker.Check(*value, SplitGangReferences, step.name.name, "in '@environment'");
+    for (const ast::Value& arg : run.command.items) {
+      if (arg.kind == Kind::kString) checker.Check(arg, SplitReferences, step.name.name, "in a run");
     }
-    if (own == nullptr && first_getting_flow_env == nullptr) first_getting_flow_env = &step;
   }
-  if (first_getting_flow_env == nullptr) return;
-  for (const ast::Value* value : EnvValues(flow_environment)) {
-    checker.Check(*value, SplitGangReferences, first_getting_flow_env->name.name,
+  // A step's own @environment replaces the flow's.
+  const ast::Decorator* own = FindDecorator(step.decorators, "environment");
+  for (const ast::Value* value : EnvValues(own)) {
+    checker.Check(*value, SplitGangReferences, step.name.name, "in '@environment'");
+  }
+  if (own == nullptr && !flow_env_reaches_a_step_) {
+    flow_env_reaches_a_step_ = true;
+    first_getting_flow_env_ = step.name.name;
+  }
+}
+
+void GangReferenceCheck::Finish(const ast::Flow& flow) {
+  if (!flow_env_reaches_a_step_) return;
+  Checker checker(report_);
+  for (const ast::Value* value : EnvValues(FindDecorator(flow.decorators, "environment"))) {
+    checker.Check(*value, SplitGangReferences, first_getting_flow_env_,
                   "in the flow's '@environment'");
   }
 }

@@ -7,6 +7,8 @@
 #ifndef FLOWC_GRAPH_GANG_REFERENCES_H_
 #define FLOWC_GRAPH_GANG_REFERENCES_H_
 
+#include <string>
+
 #include "compiler/diag/diagnostics.h"
 #include "compiler/parse/ast.h"
 
@@ -15,8 +17,22 @@ namespace flowc::graph {
 // Reports, at the reference, every gang reference in the run or the
 // effective @environment of a step without @parallel. A reference in the
 // flow's @environment is reported once, naming the first such step that gets
-// it.
-void CheckGangReferences(const ast::Flow& flow, diag::Reporter& report);
+// it. Steps are checked one at a time, as BuildGraph meets them: it frees a
+// step's decorators once the step is built.
+class GangReferenceCheck {
+ public:
+  explicit GangReferenceCheck(diag::Reporter& report) : report_(report) {}
+  // The step's run and its own @environment.
+  void Step(const ast::Step& step);
+  // The flow's @environment; after every step. `flow` keeps its decorators.
+  void Finish(const ast::Flow& flow);
+
+ private:
+  diag::Reporter& report_;
+  // The first step without @parallel that gets the flow's @environment.
+  std::string first_getting_flow_env_;
+  bool flow_env_reaches_a_step_ = false;
+};
 
 }  // namespace flowc::graph
 

@@ -1,13 +1,15 @@
 // The step graph: the AST with names resolved, decorators checked and merged,
 // and every split matched with its join (DSL.md "The graph", "Decorators").
 //
-// Built by BuildGraph (ast_to_graph.cc) and consumed only by the IR lowering.
+// Built by BuildGraph (ast_to_graph.cc) and consumed only by the IR lowering,
+// which takes it by value and frees each step as it lowers it.
 // A graph that BuildGraph returns is valid: every rule of DSL.md holds, so
 // the lowering never has to report an error.
 #ifndef FLOWC_GRAPH_GRAPH_H_
 #define FLOWC_GRAPH_GRAPH_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -40,7 +42,10 @@ struct Step {
   bool shell = false;
   std::vector<Text> command;
 
-  StepConfig config;
+  // Never null in a graph BuildGraph returns. Held apart from the step so that
+  // the lowering, which consumes the graph, frees each step's configuration
+  // (about 1 KB, the bulk of a step) as soon as its pod is lowered.
+  std::unique_ptr<StepConfig> config;
 
   std::vector<size_t> next;          // successors, as written
   std::vector<size_t> predecessors;  // in declaration order
@@ -67,8 +72,9 @@ struct Flow {
 };
 
 // Checks `flow` against every rule of the language. Returns the graph, or
-// nullopt after reporting every error found.
-std::optional<Flow> BuildGraph(const ast::Flow& flow, diag::Reporter& report);
+// nullopt after reporting every error found. Consumes the AST: each step's
+// decorators are freed once the step is built.
+std::optional<Flow> BuildGraph(ast::Flow flow, diag::Reporter& report);
 
 }  // namespace flowc::graph
 

@@ -75,15 +75,18 @@ bool CoversNeuron(const Toleration& t) {
 }
 
 // `claim_template`: the ResourceClaimTemplate of the step's @neuron, or "".
-Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
-  const graph::StepConfig& c = step.config;
+// The lists and names the pod carries as they are move out of the step's
+// configuration; the lowering reads only its namespace and control fields
+// (@code, @retry, @timeout, @parallel, @neuron, @trainjob) afterwards.
+Pod LowerPod(graph::Step& step, const std::string& claim_template) {
+  graph::StepConfig& c = *step.config;
   Pod pod;
   pod.namespace_ = c.namespace_;
-  pod.labels = c.labels;
-  pod.annotations = c.annotations;
+  pod.labels = std::move(c.labels);
+  pod.annotations = std::move(c.annotations);
 
   if (c.trainjob) pod.container_name = kTrainerContainer;  // ir.h, Pod::container_name
-  pod.image = c.image;
+  pod.image = std::move(c.image);
   if (step.shell) {
     pod.command = {Text{{{Segment::Kind::kLiteral, "/bin/sh"}}},
                    Text{{{Segment::Kind::kLiteral, "-c"}}}};
@@ -117,7 +120,7 @@ Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
   if (c.use_tmpfs && c.tmpfs_tempdir && !user_tmpdir) {
     pod.env.push_back(EnvVar{"TMPDIR", EscapeDollars(c.tmpfs_path), ""});
   }
-  pod.env_from_secrets = c.secrets;
+  pod.env_from_secrets = std::move(c.secrets);
 
   std::string cpu = graph::CpuQuantity(c.cpu_millis);
   pod.resources.requests = {{"cpu", cpu}, {"memory", c.memory.text}, {"ephemeral-storage", c.disk.text}};
@@ -150,7 +153,7 @@ Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
     pod.volume_mounts.push_back(VolumeMount{claim, path});
   }
 
-  pod.image_pull_policy = c.image_pull_policy;
+  pod.image_pull_policy = std::move(c.image_pull_policy);
   if (c.security_context) {
     const graph::SecurityContextConfig& s = *c.security_context;
     pod.security_context = SecurityContext{s.privileged, s.allow_privilege_escalation,
@@ -158,8 +161,8 @@ Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
   }
   pod.port = c.port;
 
-  pod.service_account_name = c.service_account;
-  pod.node_selector = c.node_selector;
+  pod.service_account_name = std::move(c.service_account);
+  pod.node_selector = std::move(c.node_selector);
   bool neuron_covered = false;
   for (const graph::TolerationConfig& t : c.tolerations) {
     pod.tolerations.push_back(Toleration{t.key, t.op, t.value, t.effect, t.toleration_seconds});
@@ -169,7 +172,7 @@ Pod LowerPod(const graph::Step& step, const std::string& claim_template) {
   if ((c.neuron > 0 || c.neuron_dra) && !neuron_covered) {
     pod.tolerations.push_back(Toleration{kNeuronResource, "Exists", "", "NoSchedule", std::nullopt});
   }
-  pod.image_pull_secrets = c.image_pull_secrets;
+  pod.image_pull_secrets = std::move(c.image_pull_secrets);
   return pod;
 }
 
@@ -231,7 +234,7 @@ std::string EscapeDollars(std::string_view text) {
   return out;
 }
 
-Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
+Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
   Flow flow;
   flow.name = graph.name;
   flow.k8s_name = graph.k8s_name;
@@ -261,40 +264,39 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
   ContentHashes hashes;      // each distinct object's content hashed once
   ObjectIndex object_index;
   for (size_t g : graph.order) {
-    const graph::Step& s = graph.steps[g];
+    graph::Step& s = graph.steps[g];
+    const graph::StepConfig& c = *s.config;
     Step step;
     step.name = s.name;
     step.k8s_name = s.k8s_name;
     step.range = s.range;
     std::string claim_template;
-    if (const auto& neuron = s.config.neuron_dra) {
+    if (const auto& neuron = c.neuron_dra) {
       claim_template = neuron->template_name;
       if (claim_template.empty()) {
         ResourceClaimTemplate t = NeuronClaimTemplate(*neuron);
         claim_template = NeuronClaimTemplateName(flow.k8s_name, t, hashes);
-        Object object{claim_template, s.config.namespace_, neuron->range, std::move(t)};
+        Object object{claim_template, c.namespace_, neuron->range, std::move(t)};
         step.objects.push_back(AddObject(flow, object_index, std::move(object)));
       }
     }
     step.pod = LowerPod(s, claim_template);
-    if (s.config.code) {
-      step.objects.push_back(code_maps.Mount(flow, *s.config.code, s.config.namespace_, step.pod));
+    if (c.code) {
+      step.objects.push_back(code_maps.Mount(flow, *c.code, c.namespace_, step.pod));
       std::sort(step.objects.begin(), step.objects.end());
     }
-    if (s.config.retry) {
-      step.retry = Retry{s.config.retry->times, s.config.retry->minutes_between_retries};
-    }
-    step.timeout_seconds = s.config.timeout_seconds;
-    if (s.config.parallel_nodes) step.parallel = Parallel{*s.config.parallel_nodes};
+    if (c.retry) step.retry = Retry{c.retry->times, c.retry->minutes_between_retries};
+    step.timeout_seconds = c.timeout_seconds;
+    if (c.parallel_nodes) step.parallel = Parallel{*c.parallel_nodes};
     // A gang on an UltraServer is placed on the nodes of one: JobSet puts
     // each Job of the replicated job on one value of this node label
     // (kubernetes-sigs/jobset pkg/controllers/jobset_controller.go reads
     // the exclusive-topology annotation of the replicated job's template).
-    if (s.config.neuron_dra && s.config.neuron_dra->ultraserver > 1) {
+    if (c.neuron_dra && c.neuron_dra->ultraserver > 1) {
       step.parallel->exclusive_topology =
-          kUltraServerTopologyPrefix + std::to_string(s.config.neuron_dra->ultraserver);
+          kUltraServerTopologyPrefix + std::to_string(c.neuron_dra->ultraserver);
     }
-    if (s.config.trainjob) {
+    if (c.trainjob) {
       if (std::optional<Object> runtime = LowerTrainJob(flow.k8s_name, s, step, hashes)) {
         step.objects.push_back(AddObject(flow, object_index, std::move(*runtime)));
       }
@@ -316,6 +318,11 @@ Flow LowerToIr(const graph::Flow& graph, const std::string& source_path) {
     }
     step.enclosing_foreach = map(s.enclosing_foreach);
     flow.steps.push_back(std::move(step));
+    // What only this step's lowering read. Move-assigned, not cleared, so
+    // that the memory goes too.
+    s.config.reset();
+    s.command = std::vector<Text>();
+    s.foreach_items = std::vector<ast::Value>();
   }
   return flow;
 }

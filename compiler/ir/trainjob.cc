@@ -6,7 +6,7 @@ namespace flowc::ir {
 
 std::optional<Object> LowerTrainJob(std::string_view flow_k8s_name, const graph::Step& source,
                                     Step& step, ContentHashes& hashes) {
-  const graph::TrainJobConfig& config = *source.config.trainjob;
+  const graph::TrainJobConfig& config = *source.config->trainjob;
   TrainJob trainjob;
   trainjob.proc_per_node = config.proc_per_node;
   if (!config.runtime.empty()) {
