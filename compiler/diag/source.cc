@@ -7,8 +7,8 @@ namespace flowc::diag {
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
   line_starts_.push_back(0);
-  for (uint32_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  for (size_t i = text_.find('\n'); i != std::string::npos; i = text_.find('\n', i + 1)) {
+    line_starts_.push_back(static_cast<uint32_t>(i + 1));
   }
 }
 
