@@ -6,7 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
+#include <sstream>
 
 #include "compiler/diag/suggest.h"
 
@@ -31,34 +31,40 @@ namespace {
 const std::string& DatabaseText() {
   static const std::string text = [] {
     std::ifstream in(TimeZoneDatabasePath(), std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::ostringstream all;
+    all << in.rdbuf();  // a buffer at a time, not a call a character
+    return all.str();
   }();
   return text;
 }
 
-// Calls `visit` with each name the database defines: the NAME of every `Z NAME ...` line and
-// of every `L TARGET NAME` line. Stops, and returns true, when `visit` does.
+// The name a line of the database defines: NAME of `Z NAME ...` and of `L TARGET NAME`; ""
+// for every other line.
+std::string_view DefinedName(std::string_view line) {
+  auto field = [&line]() {
+    size_t begin = line.find_first_not_of(" \t\r");
+    if (begin == std::string_view::npos) return std::string_view();
+    line.remove_prefix(begin);
+    std::string_view word = line.substr(0, line.find_first_of(" \t\r"));
+    line.remove_prefix(word.size());
+    return word;
+  };
+  std::string_view kind = field();
+  std::string_view name = field();
+  if (kind == "L") name = field();
+  return kind == "Z" || kind == "L" ? name : std::string_view();
+}
+
+// Calls `visit` with each name the database defines.
 template <typename Visit>
-bool ForEachName(Visit visit) {
+void ForEachName(Visit visit) {
   std::string_view text = DatabaseText();
   while (!text.empty()) {
     size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
+    std::string_view name = DefinedName(text.substr(0, end));
+    if (!name.empty()) visit(name);
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-    auto field = [&line]() {
-      size_t begin = line.find_first_not_of(" \t\r");
-      if (begin == std::string_view::npos) return std::string_view();
-      line.remove_prefix(begin);
-      std::string_view word = line.substr(0, line.find_first_of(" \t\r"));
-      line.remove_prefix(word.size());
-      return word;
-    };
-    std::string_view kind = field();
-    std::string_view name = field();
-    if (kind == "L") name = field();
-    if ((kind == "Z" || kind == "L") && !name.empty() && visit(name)) return true;
   }
-  return false;
 }
 
 }  // namespace
@@ -71,10 +77,7 @@ std::string TimeZoneDatabasePath() {
 const std::vector<std::string>& TimeZoneNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    ForEachName([&out](std::string_view name) {
-      out.emplace_back(name);
-      return false;
-    });
+    ForEachName([&out](std::string_view name) { out.emplace_back(name); });
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
@@ -82,10 +85,17 @@ const std::vector<std::string>& TimeZoneNames() {
   return names;
 }
 
-// One pass over the text, without the sorted list (a tenth of the instructions: a flow with
-// a time zone needs only this one answer).
+// Only the lines where the name occurs are read (a search of the text at memchr's speed):
+// reading every line cost 3.4 M instructions, a quarter of a small flow's compile.
 bool IsTimeZoneName(std::string_view name) {
-  return ForEachName([name](std::string_view defined) { return defined == name; });
+  if (name.empty()) return false;
+  std::string_view text = DatabaseText();
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t begin = text.rfind('\n', at);
+    begin = begin == std::string_view::npos ? 0 : begin + 1;
+    if (DefinedName(text.substr(begin, text.find('\n', at) - begin)) == name) return true;
+  }
+  return false;
 }
 
 bool CheckTimeZone(const ast::Value& v, diag::Reporter& report) {

@@ -193,6 +193,16 @@ TEST_CASE("graph: time zones are the system tz database's names, links included"
   CHECK(!graph::IsTimeZoneName("localtime"));
   CHECK(!graph::IsTimeZoneName("posix/Europe/Berlin"));
   CHECK(!graph::IsTimeZoneName(""));
+  // The search reads only the lines where the text occurs: a part of a name, a rule's
+  // name and a word of a zone's line are not names; every name of the full list is.
+  CHECK(!graph::IsTimeZoneName("Europe/Berli"));
+  CHECK(!graph::IsTimeZoneName("Berlin"));
+  CHECK(!graph::IsTimeZoneName("Europe"));
+  CHECK(!graph::IsTimeZoneName("d"));    // a rule's name (`R d 1916 ...`)
+  CHECK(!graph::IsTimeZoneName("LMT"));  // a word of a zone's line
+  const std::vector<std::string>& names = graph::TimeZoneNames();
+  CHECK(names.size() > 500);
+  for (const std::string& name : names) CHECK_MESSAGE(graph::IsTimeZoneName(name), name);
   auto bad = Analyze(Linear("@schedule(daily=true, timezone=\"Europe/Berln\")", ""));
   CHECK(bad->errors().find("did you mean 'Europe/Berlin'?") != std::string::npos);
 }
