@@ -112,10 +112,52 @@ void FastLexerSimulator::addDFAEdge(antlr4::dfa::DFAState* p, size_t t, antlr4::
   states[state][t] = q;
 }
 
-FastFlowLexer::FastFlowLexer(antlr4::CharStream* input) : FlowLexer(input) {
+FastFlowLexer::FastFlowLexer(Utf8Stream* input) : FlowLexer(input) {
   auto* generated = getInterpreter<antlr4::atn::LexerATNSimulator>();
-  _interpreter = new FastLexerSimulator(this, generated->_decisionToDFA);
+  simulator_ = new FastLexerSimulator(this, generated->_decisionToDFA);
+  _interpreter = simulator_;
   delete generated;
+}
+
+std::unique_ptr<antlr4::Token> FastFlowLexer::nextToken() {
+  // No mark on the input (Lexer::nextToken sets one so that an unbuffered stream keeps the
+  // token's text): Utf8Stream holds the whole text. No _text either: only a lexer action
+  // sets it, and the grammar has none.
+  for (;;) {
+    if (hitEOF) {
+      emitEOF();
+      return std::move(token);
+    }
+    token.reset();
+    channel = antlr4::Token::DEFAULT_CHANNEL;
+    tokenStartCharIndex = _input->index();
+    tokenStartCharPositionInLine = simulator_->getCharPositionInLine();
+    tokenStartLine = simulator_->getLine();
+    do {
+      type = antlr4::Token::INVALID_TYPE;
+      size_t ttype;
+      try {
+        ttype = simulator_->match(_input, mode);
+      } catch (antlr4::LexerNoViableAltException& e) {
+        notifyListeners(e);  // report error
+        recover(e);
+        ttype = SKIP;
+      }
+      if (_input->LA(1) == antlr4::Token::EOF) hitEOF = true;
+      if (type == antlr4::Token::INVALID_TYPE) type = ttype;
+    } while (type == MORE);
+    if (type == SKIP || type == WS || type == COMMENT) continue;
+    if (token == nullptr) emit();
+    return std::move(token);
+  }
+}
+
+size_t FastFlowLexer::getLine() const {
+  return simulator_->getLine();
+}
+
+size_t FastFlowLexer::getCharPositionInLine() {
+  return simulator_->getCharPositionInLine();
 }
 
 }  // namespace flowc::parse

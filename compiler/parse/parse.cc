@@ -201,6 +201,22 @@ class StoppingLexer final : public FastFlowLexer {
   int depth_ = 0;
 };
 
+// The token stream of the item-by-item parse: UnbufferedTokenStream, numbering each token
+// without the dynamic_cast to WritableToken that its add makes (runtime/src/
+// UnbufferedTokenStream.cpp): every token FastFlowLexer makes is a CommonToken, made by
+// CommonTokenFactory::DEFAULT. (The base constructor adds the first token with its own add.)
+class ItemTokenStream final : public antlr4::UnbufferedTokenStream {
+ public:
+  explicit ItemTokenStream(FastFlowLexer* lexer) : UnbufferedTokenStream(lexer) {}
+
+ protected:
+  void add(std::unique_ptr<antlr4::Token> token) override {
+    static_cast<antlr4::CommonToken*>(token.get())
+        ->setTokenIndex(getBufferStartIndex() + _tokens.size());
+    _tokens.push_back(std::move(token));
+  }
+};
+
 // The parse of a well-formed file, one flow item at a time: the tokens come from an
 // unbuffered stream, marked while an item is parsed and turned into AST, and the item's parse
 // tree is freed before the next (ANTLR keeps every token and tree node of a whole-file parse
@@ -216,7 +232,7 @@ std::optional<ast::Flow> ParseItemByItem(const diag::SourceFile& file,
   lexer.removeErrorListeners();
   try {
     // Inside: the stream reads its first token as it is made.
-    antlr4::UnbufferedTokenStream tokens(&lexer);
+    ItemTokenStream tokens(&lexer);
     FlowParser parser(&tokens);
     parser.removeErrorListeners();
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
