@@ -61,6 +61,18 @@ void CheckSameTokens(const std::string& text) {
   std::vector<Lexed> actual = Lex(fast);
   REQUIRE(actual.size() == expected.size());
   for (size_t i = 0; i < actual.size(); ++i) CHECK(actual[i] == expected[i]);
+
+  // TokenLocator takes a token's line and column from the lexer: they are SourceFile's.
+  input.seek(0);
+  FastFlowLexer again(&input);
+  again.removeErrorListeners();
+  for (std::unique_ptr<antlr4::Token> t = again.nextToken(); t->getType() != antlr4::Token::EOF;
+       t = again.nextToken()) {
+    diag::SourceRange range = locator.Range(t.get());
+    diag::SourceRange searched = file.RangeAt(range.offset, range.length);
+    CHECK(range.line == searched.line);
+    CHECK(range.column == searched.column);
+  }
 }
 
 TEST_CASE("parse input: the same tokens as ANTLRInputStream and LexerATNSimulator") {
