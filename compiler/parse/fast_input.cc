@@ -35,7 +35,8 @@ class FastLexerSimulator final : public antlr4::atn::LexerATNSimulator {
 Utf8Stream::Utf8Stream(std::string_view text, const std::vector<uint32_t>& byte_of_codepoint)
     : text_(text),
       byte_of_codepoint_(byte_of_codepoint),
-      size_(byte_of_codepoint.empty() ? text.size() : byte_of_codepoint.size() - 1) {
+      size_(byte_of_codepoint.empty() ? text.size() : byte_of_codepoint.size() - 1),
+      ascii_(byte_of_codepoint.empty()) {
   if (text_.substr(0, diag::kByteOrderMark.size()) == diag::kByteOrderMark) first_ = position_ = 1;
 }
 
@@ -53,6 +54,9 @@ void Utf8Stream::consume() {
 }
 
 size_t Utf8Stream::LA(ssize_t i) {
+  // The current character of ASCII text: nearly every call (LexerATNSimulator::execATN and
+  // consume ask for LA(1) once a character each).
+  if (i == 1 && position_ < size_ && ascii_) return static_cast<unsigned char>(text_[position_]);
   if (i == 0) return 0;  // undefined
   // LA(-1) is the character before the current one, LA(1) the current one.
   auto at = static_cast<ssize_t>(position_) + (i < 0 ? i : i - 1);
@@ -60,7 +64,7 @@ size_t Utf8Stream::LA(ssize_t i) {
     return antlr4::IntStream::EOF;
   }
   auto index = static_cast<size_t>(at);
-  if (byte_of_codepoint_.empty()) return static_cast<unsigned char>(text_[index]);  // ASCII
+  if (ascii_) return static_cast<unsigned char>(text_[index]);
   return CodePointAt(index);
 }
 

@@ -49,6 +49,7 @@ class Utf8Stream final : public antlr4::CharStream {
   std::string_view text_;
   const std::vector<uint32_t>& byte_of_codepoint_;
   size_t size_;       // in code points
+  bool ascii_;        // a code point is a byte
   size_t first_ = 0;  // 1 after a byte order mark
   size_t position_ = 0;
 };

@@ -209,11 +209,36 @@ class ItemTokenStream final : public antlr4::UnbufferedTokenStream {
  public:
   explicit ItemTokenStream(FastFlowLexer* lexer) : UnbufferedTokenStream(lexer) {}
 
+  // The next token, when it is in the buffer: most calls, which the base class answers only
+  // after its sync.
+  antlr4::Token* LT(ssize_t i) override {
+    if (i == 1 && _p < _tokens.size()) return _tokens[_p].get();
+    return UnbufferedTokenStream::LT(i);
+  }
+
  protected:
   void add(std::unique_ptr<antlr4::Token> token) override {
     static_cast<antlr4::CommonToken*>(token.get())
         ->setTokenIndex(getBufferStartIndex() + _tokens.size());
     _tokens.push_back(std::move(token));
+  }
+};
+
+// The generated parser, entering a rule without the dynamic_cast of Parser::enterRule
+// (addContextToParseTree, runtime/src/Parser.cpp): the parent of a context the generated code
+// makes is the context of the rule that invoked it (_ctx), or nothing for the entry rule.
+class FastFlowParser final : public FlowParser {
+ public:
+  using FlowParser::FlowParser;
+
+  void enterRule(antlr4::ParserRuleContext* context, size_t state, size_t) override {
+    setState(state);
+    _ctx = context;
+    _ctx->start = _input->LT(1);
+    if (_buildParseTrees && _ctx->parent != nullptr) {
+      static_cast<antlr4::ParserRuleContext*>(_ctx->parent)->addChild(_ctx);
+    }
+    if (!_parseListeners.empty()) triggerEnterRuleEvent();
   }
 };
 
@@ -233,7 +258,7 @@ std::optional<ast::Flow> ParseItemByItem(const diag::SourceFile& file,
   try {
     // Inside: the stream reads its first token as it is made.
     ItemTokenStream tokens(&lexer);
-    FlowParser parser(&tokens);
+    FastFlowParser parser(&tokens);
     parser.removeErrorListeners();
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
         antlr4::atn::PredictionMode::SLL);
@@ -285,7 +310,7 @@ std::optional<ast::Flow> Parse(const diag::SourceFile& file, diag::Diagnostics& 
   tokens.fill();
   if (!CheckTokens(tokens, locator, report)) return std::nullopt;
 
-  FlowParser parser(&tokens);
+  FastFlowParser parser(&tokens);
   parser.removeErrorListeners();
   // The grammar is SLL; try the fast mode first and fall back to full LL
   // with error recovery (and reporting) only when it fails.
