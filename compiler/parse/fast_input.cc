@@ -18,6 +18,8 @@ class FastLexerSimulator final : public antlr4::atn::LexerATNSimulator {
   // Takes over `lexer`'s DFA (a static of the generated lexer, shared by its instances).
   FastLexerSimulator(antlr4::Lexer* lexer, std::vector<antlr4::dfa::DFA>& dfa);
 
+  size_t match(antlr4::CharStream* input, size_t mode) override;
+
  protected:
   antlr4::dfa::DFAState* getExistingTargetState(antlr4::dfa::DFAState* s, size_t t) override;
   using antlr4::atn::LexerATNSimulator::addDFAEdge;
@@ -98,6 +100,23 @@ FastLexerSimulator::FastLexerSimulator(antlr4::Lexer* lexer, std::vector<antlr4:
         table.resize(dfa.size());
         return table;
       }()) {}
+
+size_t FastLexerSimulator::match(antlr4::CharStream* input, size_t mode) {
+  // LexerATNSimulator::match (runtime/src/atn/LexerATNSimulator.cpp) without the mark it sets
+  // on the input and the std::function (antlrcpp::finally) that releases it: Utf8Stream needs
+  // no mark. The last accept state (_prevAccept) is cleared by the base class's reset, the one
+  // way to it from here; reset also rewinds the line and column, which are kept.
+  ++match_calls;
+  size_t line = _line;
+  size_t column = _charPositionInLine;
+  LexerATNSimulator::reset();
+  _line = line;
+  _charPositionInLine = column;
+  _mode = mode;
+  _startIndex = input->index();
+  antlr4::dfa::DFA& dfa = _decisionToDFA[mode];
+  return dfa.s0 == nullptr ? matchATN(input) : execATN(input, dfa.s0);
+}
 
 antlr4::dfa::DFAState* FastLexerSimulator::getExistingTargetState(antlr4::dfa::DFAState* s,
                                                                   size_t t) {
