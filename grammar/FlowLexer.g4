@@ -37,8 +37,10 @@ UNTERMINATED_STRING : '"' ( '\\' ~[\r\n] | ~["\\\r\n] )* ;
 NUMBER : '-'? DIGITS ( '.' DIGITS )? ( [eE] [+-]? DIGITS )? ;
 IDENT  : [A-Za-z_] [A-Za-z0-9_]* ;
 
-COMMENT : '#' ~[\r\n]* -> skip;
-WS      : [ \t\r\n]+ -> skip;
+// Made as tokens, not `-> skip`: compiler/parse's FastFlowLexer drops them before the parser
+// sees them (the runtime's skip action cost more than lexing the token).
+COMMENT : '#' ~[\r\n]* ;
+WS      : [ \t\r\n]+ ;
 
 ERROR_CHAR : . ;
 

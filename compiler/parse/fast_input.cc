@@ -18,6 +18,8 @@ class FastLexerSimulator final : public antlr4::atn::LexerATNSimulator {
   // Takes over `lexer`'s DFA (a static of the generated lexer, shared by its instances).
   FastLexerSimulator(antlr4::Lexer* lexer, std::vector<antlr4::dfa::DFA>& dfa);
 
+  size_t match(antlr4::CharStream* input, size_t mode) override;
+
  protected:
   antlr4::dfa::DFAState* getExistingTargetState(antlr4::dfa::DFAState* s, size_t t) override;
   using antlr4::atn::LexerATNSimulator::addDFAEdge;
@@ -35,7 +37,8 @@ class FastLexerSimulator final : public antlr4::atn::LexerATNSimulator {
 Utf8Stream::Utf8Stream(std::string_view text, const std::vector<uint32_t>& byte_of_codepoint)
     : text_(text),
       byte_of_codepoint_(byte_of_codepoint),
-      size_(byte_of_codepoint.empty() ? text.size() : byte_of_codepoint.size() - 1) {
+      size_(byte_of_codepoint.empty() ? text.size() : byte_of_codepoint.size() - 1),
+      ascii_(byte_of_codepoint.empty()) {
   if (text_.substr(0, diag::kByteOrderMark.size()) == diag::kByteOrderMark) first_ = position_ = 1;
 }
 
@@ -53,6 +56,9 @@ void Utf8Stream::consume() {
 }
 
 size_t Utf8Stream::LA(ssize_t i) {
+  // The current character of ASCII text: nearly every call (LexerATNSimulator::execATN and
+  // consume ask for LA(1) once a character each).
+  if (i == 1 && position_ < size_ && ascii_) return static_cast<unsigned char>(text_[position_]);
   if (i == 0) return 0;  // undefined
   // LA(-1) is the character before the current one, LA(1) the current one.
   auto at = static_cast<ssize_t>(position_) + (i < 0 ? i : i - 1);
@@ -60,7 +66,7 @@ size_t Utf8Stream::LA(ssize_t i) {
     return antlr4::IntStream::EOF;
   }
   auto index = static_cast<size_t>(at);
-  if (byte_of_codepoint_.empty()) return static_cast<unsigned char>(text_[index]);  // ASCII
+  if (ascii_) return static_cast<unsigned char>(text_[index]);
   return CodePointAt(index);
 }
 
@@ -95,6 +101,23 @@ FastLexerSimulator::FastLexerSimulator(antlr4::Lexer* lexer, std::vector<antlr4:
         return table;
       }()) {}
 
+size_t FastLexerSimulator::match(antlr4::CharStream* input, size_t mode) {
+  // LexerATNSimulator::match (runtime/src/atn/LexerATNSimulator.cpp) without the mark it sets
+  // on the input and the std::function (antlrcpp::finally) that releases it: Utf8Stream needs
+  // no mark. The last accept state (_prevAccept) is cleared by the base class's reset, the one
+  // way to it from here; reset also rewinds the line and column, which are kept.
+  ++match_calls;
+  size_t line = _line;
+  size_t column = _charPositionInLine;
+  LexerATNSimulator::reset();
+  _line = line;
+  _charPositionInLine = column;
+  _mode = mode;
+  _startIndex = input->index();
+  antlr4::dfa::DFA& dfa = _decisionToDFA[mode];
+  return dfa.s0 == nullptr ? matchATN(input) : execATN(input, dfa.s0);
+}
+
 antlr4::dfa::DFAState* FastLexerSimulator::getExistingTargetState(antlr4::dfa::DFAState* s,
                                                                   size_t t) {
   if (t > MAX_DFA_EDGE || _mode >= edges_.size()) return nullptr;
@@ -112,10 +135,52 @@ void FastLexerSimulator::addDFAEdge(antlr4::dfa::DFAState* p, size_t t, antlr4::
   states[state][t] = q;
 }
 
-FastFlowLexer::FastFlowLexer(antlr4::CharStream* input) : FlowLexer(input) {
+FastFlowLexer::FastFlowLexer(Utf8Stream* input) : FlowLexer(input) {
   auto* generated = getInterpreter<antlr4::atn::LexerATNSimulator>();
-  _interpreter = new FastLexerSimulator(this, generated->_decisionToDFA);
+  simulator_ = new FastLexerSimulator(this, generated->_decisionToDFA);
+  _interpreter = simulator_;
   delete generated;
+}
+
+std::unique_ptr<antlr4::Token> FastFlowLexer::nextToken() {
+  // No mark on the input (Lexer::nextToken sets one so that an unbuffered stream keeps the
+  // token's text): Utf8Stream holds the whole text. No _text either: only a lexer action
+  // sets it, and the grammar has none.
+  for (;;) {
+    if (hitEOF) {
+      emitEOF();
+      return std::move(token);
+    }
+    token.reset();
+    channel = antlr4::Token::DEFAULT_CHANNEL;
+    tokenStartCharIndex = _input->index();
+    tokenStartCharPositionInLine = simulator_->getCharPositionInLine();
+    tokenStartLine = simulator_->getLine();
+    do {
+      type = antlr4::Token::INVALID_TYPE;
+      size_t ttype;
+      try {
+        ttype = simulator_->match(_input, mode);
+      } catch (antlr4::LexerNoViableAltException& e) {
+        notifyListeners(e);  // report error
+        recover(e);
+        ttype = SKIP;
+      }
+      if (_input->LA(1) == antlr4::Token::EOF) hitEOF = true;
+      if (type == antlr4::Token::INVALID_TYPE) type = ttype;
+    } while (type == MORE);
+    if (type == SKIP || type == WS || type == COMMENT) continue;
+    if (token == nullptr) emit();
+    return std::move(token);
+  }
+}
+
+size_t FastFlowLexer::getLine() const {
+  return simulator_->getLine();
+}
+
+size_t FastFlowLexer::getCharPositionInLine() {
+  return simulator_->getCharPositionInLine();
 }
 
 }  // namespace flowc::parse

@@ -49,6 +49,7 @@ class Utf8Stream final : public antlr4::CharStream {
   std::string_view text_;
   const std::vector<uint32_t>& byte_of_codepoint_;
   size_t size_;       // in code points
+  bool ascii_;        // a code point is a byte
   size_t first_ = 0;  // 1 after a byte order mark
   size_t position_ = 0;
 };
@@ -57,9 +58,24 @@ class Utf8Stream final : public antlr4::CharStream {
 // table, per mode and state, read without a lock (flowc lexes on one thread). The table is
 // filled where the runtime adds an edge (addDFAEdge), so it always agrees with the DFA's own
 // edge maps, which the runtime still fills and reads on every other path.
+//
+// nextToken is Lexer::nextToken (runtime/src/Lexer.cpp in antlr4 4.9) with the simulator at
+// hand: the runtime finds it with a dynamic_cast (Recognizer::getInterpreter) three times a
+// token and twice more in the token's constructor (getLine, getCharPositionInLine), and wraps
+// each token in a std::function (antlrcpp::finally) to release a mark that Utf8Stream does not
+// need. It also drops WS and COMMENT, which grammar/FlowLexer.g4 makes without `-> skip`: the
+// skip action cost more than the whole token (LexerActionExecutor::execute). The tokens the
+// parser sees are the same.
 class FastFlowLexer : public flowc_grammar::FlowLexer {
  public:
-  explicit FastFlowLexer(antlr4::CharStream* input);
+  explicit FastFlowLexer(Utf8Stream* input);
+
+  std::unique_ptr<antlr4::Token> nextToken() override;
+  size_t getLine() const override;
+  size_t getCharPositionInLine() override;
+
+ private:
+  antlr4::atn::LexerATNSimulator* simulator_;  // _interpreter, owned by Recognizer
 };
 
 }  // namespace flowc::parse

@@ -201,6 +201,50 @@ class StoppingLexer final : public FastFlowLexer {
   int depth_ = 0;
 };
 
+// The token stream of the item-by-item parse: UnbufferedTokenStream, numbering each token
+// without the dynamic_cast to WritableToken that its add makes (runtime/src/
+// UnbufferedTokenStream.cpp): every token FastFlowLexer makes is a CommonToken, made by
+// CommonTokenFactory::DEFAULT. (The base constructor adds the first token with its own add.)
+class ItemTokenStream final : public antlr4::UnbufferedTokenStream {
+ public:
+  explicit ItemTokenStream(FastFlowLexer* lexer) : UnbufferedTokenStream(lexer) {}
+
+  // The next token, when it is in the buffer: most calls, which the base class answers only
+  // after its sync.
+  antlr4::Token* LT(ssize_t i) override {
+    if (i == 1 && _p < _tokens.size()) return _tokens[_p].get();
+    return UnbufferedTokenStream::LT(i);
+  }
+
+ protected:
+  void add(std::unique_ptr<antlr4::Token> token) override {
+    static_cast<antlr4::CommonToken*>(token.get())
+        ->setTokenIndex(getBufferStartIndex() + _tokens.size());
+    _tokens.push_back(std::move(token));
+  }
+};
+
+// The generated parser, entering a rule without the dynamic_cast of Parser::enterRule
+// (addContextToParseTree, runtime/src/Parser.cpp): the parent of a context the generated code
+// makes is the context of the rule that invoked it (_ctx), or nothing for the entry rule.
+// Room for a context's children comes in one allocation, not one a doubling: a step, a
+// decorator have about eight, and the tree of one item lives only until the next.
+class FastFlowParser final : public FlowParser {
+ public:
+  using FlowParser::FlowParser;
+
+  void enterRule(antlr4::ParserRuleContext* context, size_t state, size_t) override {
+    context->children.reserve(8);
+    setState(state);
+    _ctx = context;
+    _ctx->start = _input->LT(1);
+    if (_buildParseTrees && _ctx->parent != nullptr) {
+      static_cast<antlr4::ParserRuleContext*>(_ctx->parent)->addChild(_ctx);
+    }
+    if (!_parseListeners.empty()) triggerEnterRuleEvent();
+  }
+};
+
 // The parse of a well-formed file, one flow item at a time: the tokens come from an
 // unbuffered stream, marked while an item is parsed and turned into AST, and the item's parse
 // tree is freed before the next (ANTLR keeps every token and tree node of a whole-file parse
@@ -216,8 +260,8 @@ std::optional<ast::Flow> ParseItemByItem(const diag::SourceFile& file,
   lexer.removeErrorListeners();
   try {
     // Inside: the stream reads its first token as it is made.
-    antlr4::UnbufferedTokenStream tokens(&lexer);
-    FlowParser parser(&tokens);
+    ItemTokenStream tokens(&lexer);
+    FastFlowParser parser(&tokens);
     parser.removeErrorListeners();
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
         antlr4::atn::PredictionMode::SLL);
@@ -269,7 +313,7 @@ std::optional<ast::Flow> Parse(const diag::SourceFile& file, diag::Diagnostics& 
   tokens.fill();
   if (!CheckTokens(tokens, locator, report)) return std::nullopt;
 
-  FlowParser parser(&tokens);
+  FastFlowParser parser(&tokens);
   parser.removeErrorListeners();
   // The grammar is SLL; try the fast mode first and fall back to full LL
   // with error recovery (and reporting) only when it fails.

@@ -15,7 +15,8 @@ namespace flowc::parse {
 using flowc_grammar::FlowLexer;
 using flowc_grammar::FlowParser;
 
-TokenLocator::TokenLocator(const diag::SourceFile& file) : file_(file) {
+TokenLocator::TokenLocator(const diag::SourceFile& file)
+    : file_(file), codepoints_(file.text().size()) {
   const std::string& text = file.text();
   // In ASCII text a code point index is a byte offset: no table needed.
   if (std::all_of(text.begin(), text.end(), [](char c) { return (c & 0x80) == 0; })) return;
@@ -24,6 +25,7 @@ TokenLocator::TokenLocator(const diag::SourceFile& file) : file_(file) {
     if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) byte_of_codepoint_.push_back(i);
   }
   byte_of_codepoint_.push_back(static_cast<uint32_t>(text.size()));
+  codepoints_ = byte_of_codepoint_.size() - 1;
 }
 
 diag::SourceRange TokenLocator::Range(const antlr4::Token* start, const antlr4::Token* stop) const {
@@ -38,108 +40,173 @@ diag::SourceRange TokenLocator::Range(const antlr4::Token* start, const antlr4::
   if (stop == nullptr || stop->getStopIndex() < start->getStartIndex()) stop = start;
   uint32_t begin = byte(start->getStartIndex());
   uint32_t end = byte(stop->getStopIndex() + 1);
+  if (start->getStartIndex() < codepoints_) {
+    // A token the lexer made knows its line and column (LexerATNSimulator counts them as it
+    // consumes, by the same rules as SourceFile: lines end at '\n', columns count code points
+    // from 0, after a byte order mark): no search of the line starts. A token without a place
+    // in the text (DefaultErrorStrategy::getMissingSymbol) has INVALID_INDEX.
+    return diag::SourceRange{begin, end - begin, static_cast<uint32_t>(start->getLine()),
+                             static_cast<uint32_t>(start->getCharPositionInLine() + 1)};
+  }
   return file_.RangeAt(begin, end - begin);
 }
 
 namespace {
+
+using antlr4::tree::ParseTree;
+using antlr4::tree::TerminalNode;
+
+// The Builder reads each context's children once, told apart without a cast: each generated
+// accessor (ParserRuleContext::getRuleContext, getToken) tries a dynamic_cast on every child.
+// It only sees error-free trees, where a child with no children is a token: every rule of
+// grammar/FlowParser.g4 matches at least one (parse_test checks it on the ATN).
+bool IsToken(const ParseTree* child) { return child->children.empty(); }
+
+size_t TokenType(ParseTree* child) {
+  return static_cast<TerminalNode*>(child)->getSymbol()->getType();
+}
+
+size_t RuleOf(ParseTree* child) {
+  return static_cast<antlr4::ParserRuleContext*>(child)->getRuleIndex();
+}
+
+template <typename Context>
+Context& As(ParseTree* child) {
+  return *static_cast<Context*>(child);
+}
 
 class Builder {
  public:
   Builder(const TokenLocator& locator, diag::Reporter& report) : at_(locator), report_(report) {}
 
   ast::Flow File(FlowParser::FileContext& ctx) {
-    ast::Flow flow;
-    flow.name = Ident(ctx.IDENT());
+    ast::Flow flow = Head(ctx);
     flow.range = at_.Range(&ctx);
-    for (auto* d : ctx.decorator()) flow.decorators.push_back(Decorator(*d));
-    for (auto* item : ctx.flowItem()) AddItem(*item, flow);
+    for (ParseTree* child : ctx.children) {
+      if (!IsToken(child) && RuleOf(child) == FlowParser::RuleFlowItem) {
+        AddItem(As<FlowParser::FlowItemContext>(child), flow);
+      }
+    }
     return flow;
   }
 
-  ast::Flow Head(FlowParser::FlowHeadContext& ctx) {
+  // The name and the decorators of a flowHead, or of a whole file.
+  ast::Flow Head(antlr4::ParserRuleContext& ctx) {
     ast::Flow flow;
-    flow.name = Ident(ctx.IDENT());
-    for (auto* d : ctx.decorator()) flow.decorators.push_back(Decorator(*d));
+    for (ParseTree* child : ctx.children) {
+      if (IsToken(child)) {
+        if (TokenType(child) == FlowLexer::IDENT) flow.name = Ident(child);
+        if (TokenType(child) == FlowLexer::LBRACE) break;  // the items follow
+      } else {
+        flow.decorators.push_back(Decorator(As<FlowParser::DecoratorContext>(child)));
+      }
+    }
     return flow;
   }
 
   void AddItem(FlowParser::FlowItemContext& item, ast::Flow& flow) {
-    // The first token tells the alternative (as in Step, Value): each accessor of a
-    // context searches its children with a dynamic_cast apiece.
-    if (item.getStart()->getType() == FlowLexer::PARAM) {
-      flow.params.push_back(Param(*item.param()));
+    ParseTree* child = item.children[0];
+    if (RuleOf(child) == FlowParser::RuleParam) {
+      flow.params.push_back(Param(As<FlowParser::ParamContext>(child)));
     } else {
-      flow.steps.push_back(Step(*item.step()));
+      flow.steps.push_back(Step(As<FlowParser::StepContext>(child)));
     }
   }
 
  private:
-  ast::Identifier Ident(antlr4::tree::TerminalNode* node) {
-    return ast::Identifier{node->getText(), at_.Range(node)};
+  ast::Identifier Ident(ParseTree* token) {
+    diag::SourceRange range = at_.Range(static_cast<TerminalNode*>(token));
+    return ast::Identifier{std::string(Text(range)), range};
+  }
+
+  std::string_view Text(const diag::SourceRange& range) const {
+    return std::string_view(at_.file().text()).substr(range.offset, range.length);
   }
 
   ast::Param Param(FlowParser::ParamContext& ctx) {
     ast::Param param;
-    auto idents = ctx.IDENT();
-    param.name = Ident(idents[0]);
-    if (idents.size() > 1) param.type = Ident(idents[1]);
-    if (ctx.value() != nullptr) param.default_value = Value(*ctx.value());
+    param.name = Ident(ctx.children[1]);  // after 'param'
+    for (size_t i = 2; i < ctx.children.size(); ++i) {
+      ParseTree* child = ctx.children[i];
+      if (!IsToken(child)) {
+        param.default_value = Value(As<FlowParser::ValueContext>(child));
+      } else if (TokenType(child) == FlowLexer::IDENT) {
+        param.type = Ident(child);
+      }
+    }
     param.range = at_.Range(&ctx);
     return param;
   }
 
   ast::Step Step(FlowParser::StepContext& ctx) {
     ast::Step step;
-    step.name = Ident(ctx.IDENT());
     step.range = at_.Range(&ctx);
-    for (auto* d : ctx.decorator()) step.decorators.push_back(Decorator(*d));
-    for (auto* item : ctx.stepItem()) {
-      // The first token tells the alternative; cheaper than dynamic_cast on
-      // every item of a large flow.
-      if (item->getStart()->getType() == FlowLexer::RUN) {
-        auto* run = static_cast<FlowParser::RunItemContext*>(item);
+    for (ParseTree* child : ctx.children) {
+      if (IsToken(child)) {
+        if (TokenType(child) == FlowLexer::IDENT) step.name = Ident(child);
+      } else if (RuleOf(child) == FlowParser::RuleDecorator) {
+        step.decorators.push_back(Decorator(As<FlowParser::DecoratorContext>(child)));
+      } else if (As<FlowParser::StepItemContext>(child).getStart()->getType() == FlowLexer::RUN) {
+        // The first token tells the alternative (#runItem, #nextItem).
+        auto& run = As<FlowParser::RunItemContext>(child);
         ast::Run r;
-        r.command = run->string() != nullptr ? String(*run->string()) : List(*run->list());
-        r.range = at_.Range(run);
+        r.command = Command(run.children[1]);
+        r.range = at_.Range(&run);
         step.runs.push_back(std::move(r));
       } else {
-        auto* next = static_cast<FlowParser::NextItemContext*>(item);
-        ast::Next n;
-        for (auto* target : next->IDENT()) n.targets.push_back(Ident(target));
-        if (auto* source = next->foreachSource()) {
-          if (source->IDENT() != nullptr) n.foreach_param = Ident(source->IDENT());
-          if (source->list() != nullptr) n.foreach_list = List(*source->list());
-        }
-        n.range = at_.Range(next);
-        step.nexts.push_back(std::move(n));
+        step.nexts.push_back(Next(As<FlowParser::NextItemContext>(child)));
       }
     }
     return step;
   }
 
+  // What follows `run`: a string or a list.
+  ast::Value Command(ParseTree* child) {
+    if (RuleOf(child) == FlowParser::RuleString) return String(As<FlowParser::StringContext>(child));
+    return List(As<FlowParser::ListContext>(child));
+  }
+
+  ast::Next Next(FlowParser::NextItemContext& ctx) {
+    ast::Next n;
+    for (ParseTree* child : ctx.children) {
+      if (!IsToken(child)) {  // the foreachSource
+        ParseTree* source = child->children[0];
+        if (IsToken(source)) {
+          n.foreach_param = Ident(source);
+        } else {
+          n.foreach_list = List(As<FlowParser::ListContext>(source));
+        }
+      } else if (TokenType(child) == FlowLexer::IDENT) {
+        n.targets.push_back(Ident(child));
+      }
+    }
+    n.range = at_.Range(&ctx);
+    return n;
+  }
+
   ast::Decorator Decorator(FlowParser::DecoratorContext& ctx) {
     ast::Decorator decorator;
-    decorator.name = Ident(ctx.IDENT());
+    decorator.name = Ident(ctx.children[1]);  // after '@'
     decorator.range = at_.Range(&ctx);
-    for (auto* arg : ctx.arg()) {
-      decorator.arguments.push_back(ast::Argument{Ident(arg->IDENT()), Value(*arg->value())});
+    for (ParseTree* child : ctx.children) {
+      if (IsToken(child)) continue;
+      // An arg: IDENT '=' value.
+      decorator.arguments.push_back(ast::Argument{
+          Ident(child->children[0]), Value(As<FlowParser::ValueContext>(child->children[2]))});
     }
     return decorator;
   }
 
   ast::Value Value(FlowParser::ValueContext& ctx) {
-    const antlr4::Token* first = ctx.getStart();
-    switch (first->getType()) {
-      case FlowLexer::STRING:
-      case FlowLexer::RAW_STRING:
-        return String(*ctx.string());
-      case FlowLexer::LBRACK:
-        return List(*ctx.list());
-      case FlowLexer::LBRACE:
-        return Map(*ctx.map());
-      default:
-        break;
+    ParseTree* child = ctx.children[0];
+    if (!IsToken(child)) {
+      switch (RuleOf(child)) {
+        case FlowParser::RuleString: return String(As<FlowParser::StringContext>(child));
+        case FlowParser::RuleList: return List(As<FlowParser::ListContext>(child));
+        default: return Map(As<FlowParser::MapContext>(child));
+      }
     }
+    const antlr4::Token* first = ctx.getStart();
     ast::Value value;
     value.range = at_.Range(&ctx);
     switch (first->getType()) {
@@ -182,7 +249,7 @@ class Builder {
     ast::Value value;
     value.kind = ast::Value::Kind::kString;
     value.range = at_.Range(&ctx);
-    std::string token = ctx.getStart()->getText();
+    std::string_view token = Text(value.range);
     value.raw = ctx.getStart()->getType() == FlowLexer::RAW_STRING;
     EscapeError error;
     if (auto decoded = DecodeString(token, &error)) {
@@ -199,7 +266,9 @@ class Builder {
     ast::Value value;
     value.kind = ast::Value::Kind::kList;
     value.range = at_.Range(&ctx);
-    for (auto* item : ctx.value()) value.items.push_back(Value(*item));
+    for (ParseTree* child : ctx.children) {
+      if (!IsToken(child)) value.items.push_back(Value(As<FlowParser::ValueContext>(child)));
+    }
     return value;
   }
 
@@ -207,9 +276,12 @@ class Builder {
     ast::Value value;
     value.kind = ast::Value::Kind::kMap;
     value.range = at_.Range(&ctx);
-    for (auto* entry : ctx.entry()) {
-      ast::Value key = String(*entry->string());
-      value.entries.push_back(ast::MapEntry{std::move(key.string), key.range, Value(*entry->value())});
+    for (ParseTree* entry : ctx.children) {
+      if (IsToken(entry)) continue;
+      // An entry: string ':' value.
+      ast::Value key = String(As<FlowParser::StringContext>(entry->children[0]));
+      value.entries.push_back(ast::MapEntry{std::move(key.string), key.range,
+                                            Value(As<FlowParser::ValueContext>(entry->children[2]))});
     }
     return value;
   }

@@ -30,6 +30,7 @@ class TokenLocator {
  private:
   const diag::SourceFile& file_;
   std::vector<uint32_t> byte_of_codepoint_;  // empty when the text is ASCII
+  size_t codepoints_;                        // in the text
 };
 
 // Builds the AST of a syntactically valid file. Reports bad escapes and
