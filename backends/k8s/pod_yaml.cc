@@ -1,11 +1,18 @@
 #include "backends/k8s/pod_yaml.h"
 
+#include "backends/k8s/yaml_record.h"
+
 namespace flowc::backends::k8s {
+// Each renderer is written once for a YAML::Emitter and for a YamlRecord (whose recorded maps
+// yaml-cpp writes once: yaml_record.h); the calls between them are qualified, so a record is
+// never turned back into an emitter on the way.
+namespace impl {
 namespace {
 
 // A user string map (labels, annotations, nodeSelector, resource lists),
 // keys and values both through the target's policy.
-void StringMap(YAML::Emitter& out, std::string_view key, const ir::KeyValues& values,
+template <class Out>
+void StringMap(Out& out, std::string_view key, const ir::KeyValues& values,
                const StringPolicy& strings) {
   if (values.empty()) return;
   Key(out, key);
@@ -19,9 +26,9 @@ void StringMap(YAML::Emitter& out, std::string_view key, const ir::KeyValues& va
   out << YAML::EndMap;
 }
 
-}  // namespace
 
-void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitEnv(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.env.empty()) return;
   Key(out, "env");
   out << YAML::Value << YAML::BeginSeq;
@@ -43,7 +50,8 @@ void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings
   out << YAML::EndSeq;
 }
 
-void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitCommand(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.command.empty()) return;
   Key(out, "command");
   out << YAML::Value << YAML::BeginSeq;
@@ -51,7 +59,8 @@ void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& str
   out << YAML::EndSeq;
 }
 
-void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitVolumeMounts(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.volume_mounts.empty()) return;
   Key(out, "volumeMounts");
   out << YAML::Value << YAML::BeginSeq;
@@ -68,16 +77,17 @@ void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy
   out << YAML::EndSeq;
 }
 
-void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings,
-                   std::string_view key) {
+template <class Out>
+void EmitResources(Out& out, const ir::Pod& pod, const StringPolicy& strings,
+                   std::string_view key = "resources") {
   const ir::Resources& resources = pod.resources;
   if (resources.requests.empty() && resources.limits.empty() && resources.claims.empty()) return;
   Key(out, key);
   out << YAML::Value << YAML::BeginMap;
   // Quantities stay YAML strings ("1", "4096M"): inside a CRD (JobSet, Argo)
   // a number would fail the quantity schema's string pattern.
-  StringMap(out, "requests", resources.requests, strings);
-  StringMap(out, "limits", resources.limits, strings);
+  impl::StringMap(out, "requests", resources.requests, strings);
+  impl::StringMap(out, "limits", resources.limits, strings);
   if (!resources.claims.empty()) {
     Key(out, "claims");
     out << YAML::Value << YAML::BeginSeq;
@@ -91,7 +101,8 @@ void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
   out << YAML::EndMap;
 }
 
-void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod) {
+template <class Out>
+void EmitSecurityContext(Out& out, const ir::Pod& pod) {
   if (!pod.security_context) return;
   const ir::SecurityContext& context = *pod.security_context;
   Key(out, "securityContext");
@@ -121,17 +132,19 @@ void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod) {
 }
 
 
-void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  StringMap(out, "labels", pod.labels, strings);
-  StringMap(out, "annotations", pod.annotations, strings);
+template <class Out>
+void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::StringMap(out, "labels", pod.labels, strings);
+  impl::StringMap(out, "annotations", pod.annotations, strings);
 }
 
-void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitContainer(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   out << YAML::BeginMap;
   StringField(out, "name", strings.Literal(pod.container_name));
   if (!pod.image.empty()) StringField(out, "image", strings.Literal(pod.image));
-  EmitCommand(out, pod, strings);
-  EmitEnv(out, pod, strings);
+  impl::EmitCommand(out, pod, strings);
+  impl::EmitEnv(out, pod, strings);
   if (!pod.env_from_secrets.empty()) {
     Key(out, "envFrom");
     out << YAML::Value << YAML::BeginSeq;
@@ -144,12 +157,12 @@ void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
     }
     out << YAML::EndSeq;
   }
-  EmitResources(out, pod, strings);
-  EmitVolumeMounts(out, pod, strings);
+  impl::EmitResources(out, pod, strings);
+  impl::EmitVolumeMounts(out, pod, strings);
   if (!pod.image_pull_policy.empty()) {
     StringField(out, "imagePullPolicy", strings.Literal(pod.image_pull_policy));
   }
-  EmitSecurityContext(out, pod);
+  impl::EmitSecurityContext(out, pod);
   if (pod.port) {
     Key(out, "ports");
     out << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
@@ -161,7 +174,8 @@ void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
   out << YAML::EndMap;
 }
 
-void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitTolerations(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.tolerations.empty()) return;
   Key(out, "tolerations");
   out << YAML::Value << YAML::BeginSeq;
@@ -180,7 +194,8 @@ void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy&
   out << YAML::EndSeq;
 }
 
-void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitVolumes(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.volumes.empty()) return;
   Key(out, "volumes");
   out << YAML::Value << YAML::BeginSeq;
@@ -225,11 +240,13 @@ void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& str
   out << YAML::EndSeq;
 }
 
-void EmitNodeSelector(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  StringMap(out, "nodeSelector", pod.node_selector, strings);
+template <class Out>
+void EmitNodeSelector(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::StringMap(out, "nodeSelector", pod.node_selector, strings);
 }
 
-void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitImagePullSecrets(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.image_pull_secrets.empty()) return;
   Key(out, "imagePullSecrets");
   out << YAML::Value << YAML::BeginSeq;
@@ -241,7 +258,8 @@ void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPo
   out << YAML::EndSeq;
 }
 
-void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitResourceClaims(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.resource_claims.empty()) return;
   Key(out, "resourceClaims");
   out << YAML::Value << YAML::BeginSeq;
@@ -254,27 +272,30 @@ void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPoli
   out << YAML::EndSeq;
 }
 
-void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitPlacementFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (!pod.service_account_name.empty()) {
     StringField(out, "serviceAccountName", strings.Literal(pod.service_account_name));
   }
-  EmitNodeSelector(out, pod, strings);
-  EmitTolerations(out, pod, strings);
-  EmitVolumes(out, pod, strings);
+  impl::EmitNodeSelector(out, pod, strings);
+  impl::EmitTolerations(out, pod, strings);
+  impl::EmitVolumes(out, pod, strings);
 }
 
-void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  EmitPlacementFields(out, pod, strings);
-  EmitImagePullSecrets(out, pod, strings);
-  EmitResourceClaims(out, pod, strings);
+template <class Out>
+void EmitPodSpecFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPlacementFields(out, pod, strings);
+  impl::EmitImagePullSecrets(out, pod, strings);
+  impl::EmitResourceClaims(out, pod, strings);
 }
 
-void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitPodTemplate(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   out << YAML::BeginMap;
   if (!pod.labels.empty() || !pod.annotations.empty()) {
     Key(out, "metadata");
     out << YAML::Value << YAML::BeginMap;
-    EmitPodMetadataFields(out, pod, strings);
+    impl::EmitPodMetadataFields(out, pod, strings);
     out << YAML::EndMap;
   }
   Key(out, "spec");
@@ -283,13 +304,81 @@ void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy&
   // target (JobSet failurePolicy, Argo retryStrategy), so they mean one thing.
   Key(out, "restartPolicy");
   ValueScalar(out, "Never");
-  EmitPodSpecFields(out, pod, strings);
+  impl::EmitPodSpecFields(out, pod, strings);
   Key(out, "containers");
   out << YAML::Value << YAML::BeginSeq;
-  EmitContainer(out, pod, strings);
+  impl::EmitContainer(out, pod, strings);
   out << YAML::EndSeq;
   out << YAML::EndMap;
   out << YAML::EndMap;
+}
+
+}  // namespace
+}  // namespace impl
+
+void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPodMetadataFields(out, pod, strings);
+}
+
+void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitContainer(out, pod, strings);
+}
+
+void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPodSpecFields(out, pod, strings);
+}
+
+void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPlacementFields(out, pod, strings);
+}
+
+void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitCommand(out, pod, strings);
+}
+
+void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitEnv(out, pod, strings);
+}
+
+void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings,
+                   std::string_view key) {
+  impl::EmitResources(out, pod, strings, key);
+}
+
+void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitVolumeMounts(out, pod, strings);
+}
+
+void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod) {
+  impl::EmitSecurityContext(out, pod);
+}
+
+void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitTolerations(out, pod, strings);
+}
+
+void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitVolumes(out, pod, strings);
+}
+
+void EmitNodeSelector(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitNodeSelector(out, pod, strings);
+}
+
+void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitImagePullSecrets(out, pod, strings);
+}
+
+void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitResourceClaims(out, pod, strings);
+}
+
+void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPodTemplate(out, pod, strings);
+}
+
+void EmitPodTemplate(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPodTemplate(out, pod, strings);
 }
 
 }  // namespace flowc::backends::k8s
