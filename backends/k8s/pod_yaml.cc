@@ -9,6 +9,24 @@ namespace flowc::backends::k8s {
 namespace impl {
 namespace {
 
+// `out << YAML::BeginMap` that, in a record, also opens a unit: a block map that recurs on its
+// own across pods (a toleration, a volume, the labels), which EmitRecordedMap has yaml-cpp
+// write once where the pod around it is new. EndUnit closes both.
+size_t BeginUnit(YAML::Emitter& out) {
+  out << YAML::BeginMap;
+  return 0;
+}
+size_t BeginUnit(YamlRecord& out) {
+  const size_t unit = out.OpenUnit();
+  out << YAML::BeginMap;
+  return unit;
+}
+void EndUnit(YAML::Emitter& out, size_t /*unit*/) { out << YAML::EndMap; }
+void EndUnit(YamlRecord& out, size_t unit) {
+  out << YAML::EndMap;
+  out.CloseUnit(unit);
+}
+
 // A user string map (labels, annotations, nodeSelector, resource lists),
 // keys and values both through the target's policy.
 template <class Out>
@@ -16,14 +34,15 @@ void StringMap(Out& out, std::string_view key, const ir::KeyValues& values,
                const StringPolicy& strings) {
   if (values.empty()) return;
   Key(out, key);
-  out << YAML::Value << YAML::BeginMap;
+  out << YAML::Value;
+  const size_t unit = impl::BeginUnit(out);
   for (const auto& [k, v] : values) {
     out << YAML::Key;
     EmitString(out, strings.Literal(k));
     out << YAML::Value;
     EmitString(out, strings.Literal(v));
   }
-  out << YAML::EndMap;
+  impl::EndUnit(out, unit);
 }
 
 
@@ -33,7 +52,7 @@ void EmitEnv(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   Key(out, "env");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::EnvVar& var : pod.env) {
-    out << YAML::BeginMap;
+    const size_t unit = impl::BeginUnit(out);
     StringField(out, "name", strings.Literal(var.name));
     if (!var.field_path.empty()) {
       Key(out, "valueFrom");
@@ -45,7 +64,7 @@ void EmitEnv(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
     } else {
       StringField(out, "value", strings.Literal(var.value));
     }
-    out << YAML::EndMap;
+    impl::EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
@@ -65,14 +84,14 @@ void EmitVolumeMounts(Out& out, const ir::Pod& pod, const StringPolicy& strings)
   Key(out, "volumeMounts");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::VolumeMount& mount : pod.volume_mounts) {
-    out << YAML::BeginMap;
+    const size_t unit = impl::BeginUnit(out);
     StringField(out, "name", strings.Literal(mount.name));
     StringField(out, "mountPath", strings.Literal(mount.mount_path));
     if (mount.read_only) {
       Key(out, "readOnly");
       out << YAML::Value << true;
     }
-    out << YAML::EndMap;
+    impl::EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
@@ -83,7 +102,8 @@ void EmitResources(Out& out, const ir::Pod& pod, const StringPolicy& strings,
   const ir::Resources& resources = pod.resources;
   if (resources.requests.empty() && resources.limits.empty() && resources.claims.empty()) return;
   Key(out, key);
-  out << YAML::Value << YAML::BeginMap;
+  out << YAML::Value;
+  const size_t unit = impl::BeginUnit(out);
   // Quantities stay YAML strings ("1", "4096M"): inside a CRD (JobSet, Argo)
   // a number would fail the quantity schema's string pattern.
   impl::StringMap(out, "requests", resources.requests, strings);
@@ -98,7 +118,7 @@ void EmitResources(Out& out, const ir::Pod& pod, const StringPolicy& strings,
     }
     out << YAML::EndSeq;
   }
-  out << YAML::EndMap;
+  impl::EndUnit(out, unit);
 }
 
 template <class Out>
@@ -106,7 +126,8 @@ void EmitSecurityContext(Out& out, const ir::Pod& pod) {
   if (!pod.security_context) return;
   const ir::SecurityContext& context = *pod.security_context;
   Key(out, "securityContext");
-  out << YAML::Value << YAML::BeginMap;
+  out << YAML::Value;
+  const size_t unit = impl::BeginUnit(out);
   if (context.privileged) {
     Key(out, "privileged");
     out << YAML::Value << *context.privileged;
@@ -128,9 +149,8 @@ void EmitSecurityContext(Out& out, const ir::Pod& pod) {
     Key(out, "runAsNonRoot");
     out << YAML::Value << *context.run_as_non_root;
   }
-  out << YAML::EndMap;
+  impl::EndUnit(out, unit);
 }
-
 
 template <class Out>
 void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
@@ -140,7 +160,7 @@ void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& str
 
 template <class Out>
 void EmitContainer(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
-  out << YAML::BeginMap;
+  const size_t unit = impl::BeginUnit(out);
   StringField(out, "name", strings.Literal(pod.container_name));
   if (!pod.image.empty()) StringField(out, "image", strings.Literal(pod.image));
   impl::EmitCommand(out, pod, strings);
@@ -149,11 +169,12 @@ void EmitContainer(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
     Key(out, "envFrom");
     out << YAML::Value << YAML::BeginSeq;
     for (const std::string& secret : pod.env_from_secrets) {
-      out << YAML::BeginMap;
+      const size_t unit = impl::BeginUnit(out);
       Key(out, "secretRef");
       out << YAML::Value << YAML::BeginMap;
       StringField(out, "name", strings.Literal(secret));
-      out << YAML::EndMap << YAML::EndMap;
+      out << YAML::EndMap;
+      impl::EndUnit(out, unit);
     }
     out << YAML::EndSeq;
   }
@@ -171,7 +192,7 @@ void EmitContainer(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
     out << YAML::EndMap << YAML::EndSeq;
   }
   if (!pod.working_dir.empty()) StringField(out, "workingDir", strings.Literal(pod.working_dir));
-  out << YAML::EndMap;
+  impl::EndUnit(out, unit);
 }
 
 template <class Out>
@@ -180,7 +201,7 @@ void EmitTolerations(Out& out, const ir::Pod& pod, const StringPolicy& strings) 
   Key(out, "tolerations");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::Toleration& toleration : pod.tolerations) {
-    out << YAML::BeginMap;
+    const size_t unit = impl::BeginUnit(out);
     if (!toleration.key.empty()) StringField(out, "key", strings.Literal(toleration.key));
     if (!toleration.op.empty()) StringField(out, "operator", strings.Literal(toleration.op));
     if (!toleration.value.empty()) StringField(out, "value", strings.Literal(toleration.value));
@@ -189,7 +210,7 @@ void EmitTolerations(Out& out, const ir::Pod& pod, const StringPolicy& strings) 
       Key(out, "tolerationSeconds");
       out << YAML::Value << *toleration.toleration_seconds;
     }
-    out << YAML::EndMap;
+    impl::EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
@@ -200,7 +221,7 @@ void EmitVolumes(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   Key(out, "volumes");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::Volume& volume : pod.volumes) {
-    out << YAML::BeginMap;
+    const size_t unit = impl::BeginUnit(out);
     StringField(out, "name", strings.Literal(volume.name));
     switch (volume.kind) {
       case ir::Volume::Kind::kMemory:
@@ -235,7 +256,7 @@ void EmitVolumes(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
         out << YAML::EndMap;
         break;
     }
-    out << YAML::EndMap;
+    impl::EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
@@ -294,9 +315,10 @@ void EmitPodTemplate(Out& out, const ir::Pod& pod, const StringPolicy& strings) 
   out << YAML::BeginMap;
   if (!pod.labels.empty() || !pod.annotations.empty()) {
     Key(out, "metadata");
-    out << YAML::Value << YAML::BeginMap;
+    out << YAML::Value;
+    const size_t unit = impl::BeginUnit(out);
     impl::EmitPodMetadataFields(out, pod, strings);
-    out << YAML::EndMap;
+    impl::EndUnit(out, unit);
   }
   Key(out, "spec");
   out << YAML::Value << YAML::BeginMap;

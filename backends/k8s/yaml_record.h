@@ -6,7 +6,9 @@
 // makes those calls on the emitter the first time a record comes at an indentation, keeps the
 // text yaml-cpp wrote for the map's content, and for the same record at the same indentation
 // writes that text instead: yaml-cpp's output for a block map's content depends only on the
-// calls and on the column where its first key starts (yaml_scalar.cc RecordedMaps says why).
+// calls and on the column where its first key starts (pod_yaml.cc RecordedMaps says why).
+// A record may hold units, block maps of their own (a toleration, a container's resources):
+// where the whole record is new, each unit is written the same way.
 #ifndef FLOWC_BACKENDS_K8S_YAML_RECORD_H_
 #define FLOWC_BACKENDS_K8S_YAML_RECORD_H_
 
@@ -20,9 +22,9 @@ namespace flowc::backends::k8s {
 
 class YamlRecord {
  public:
-  // The encoding: an op byte, then a manipulator's byte, a bool's byte, an int64's 8 bytes, or
-  // a string's 4-byte length and bytes.
-  enum Op : char { kManip, kInt, kBool, kBlock, kString };
+  // The encoding: an op byte, then a manipulator's byte, a bool's byte, an int64's 8 bytes, a
+  // string's 4-byte length and bytes, or a unit's 4-byte length and encoded calls.
+  enum Op : char { kManip, kInt, kBool, kBlock, kString, kUnit };
 
   YamlRecord& operator<<(YAML::EMITTER_MANIP manip);
   YamlRecord& operator<<(int64_t value);
@@ -31,9 +33,13 @@ class YamlRecord {
   // BlockScalar(out, text) and EmitString(out, text), recorded.
   void Block(std::string_view text) { AddString(kBlock, text); }
   void String(std::string_view text) { AddString(kString, text); }
+  // Around the calls of one block map that may recur on its own: OpenUnit returns what
+  // CloseUnit takes.
+  size_t OpenUnit();
+  void CloseUnit(size_t unit);
 
-  // Makes the recorded calls on `out`, from the `from`th byte of the record.
-  void Replay(YAML::Emitter& out, size_t from = 0) const;
+  // Makes the recorded calls on `out`.
+  void Replay(YAML::Emitter& out) const;
   // The calls, encoded: what two records share exactly when they make the same calls.
   const std::string& bytes() const { return bytes_; }
 

@@ -1,6 +1,5 @@
 #include "backends/k8s/yaml_scalar.h"
 
-#include "backends/k8s/yaml_record.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -21,12 +20,12 @@ struct Unchecked {
 
 // The column where the first key of a block map just opened starts: its indentation written,
 // nothing else (see RecordedMaps).
-struct FirstKeyColumn {
+struct FirstKeyProbe {
   size_t* column;
 };
 
 // The column the emitter's output has reached; writes nothing.
-struct Column {
+struct ColumnProbe {
   size_t* column;
 };
 
@@ -51,8 +50,8 @@ Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::Unchecked>(
 }
 
 template <>
-Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::FirstKeyColumn>(
-    flowc::backends::k8s::internal::FirstKeyColumn value) {
+Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::FirstKeyProbe>(
+    flowc::backends::k8s::internal::FirstKeyProbe value) {
   if (!good()) return *this;
   PrepareNode(EmitterNodeType::Scalar);
   *value.column = m_stream.col();
@@ -60,8 +59,8 @@ Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::FirstKeyColu
 }
 
 template <>
-Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::Column>(
-    flowc::backends::k8s::internal::Column value) {
+Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::ColumnProbe>(
+    flowc::backends::k8s::internal::ColumnProbe value) {
   *value.column = m_stream.col();
   return *this;
 }
@@ -395,179 +394,26 @@ void SinkEmitter::Flush() {
 
 }  // namespace flowc::backends::k8s
 
-namespace flowc::backends::k8s {
-namespace {
+namespace flowc::backends::k8s::internal {
 
-template <typename T>
-void AppendRaw(std::string& bytes, T value) {
-  bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+bool IsDoubleQuoted(const YAML::Emitter& out) { return k8s::IsDoubleQuoted(out); }
+
+std::string_view WrittenBy(const YAML::Emitter& out) { return k8s::WrittenBy(out); }
+
+size_t Column(YAML::Emitter& out) {
+  size_t column = 0;
+  out.WriteIntegralType(internal::ColumnProbe{&column});
+  return column;
 }
 
-template <typename T>
-T ReadRaw(const std::string& bytes, size_t& at) {
-  T value;
-  std::memcpy(&value, bytes.data() + at, sizeof value);
-  at += sizeof value;
-  return value;
+size_t PrepareFirstKey(YAML::Emitter& out) {
+  size_t column = 0;
+  out.WriteIntegralType(internal::FirstKeyProbe{&column});
+  return column;
 }
 
-// The text of each block map's content that EmitRecordedMap has had yaml-cpp write, by record
-// and indentation. Why the text can stand for the calls:
-// - the map is opened by yaml-cpp (BeginMap). FirstKeyColumn then runs what the map's first
-//   key runs first, PrepareNode(Scalar): in a block map without children, anchors, tags or
-//   comments that writes only spaces up to the map's indentation (BlockMapPrepareSimpleKey,
-//   and BlockMapPrepareLongKey before its '?'), so the key's own PrepareNode writes nothing
-//   after it, and it changes no state;
-// - from there, what yaml-cpp writes for the map depends on the calls, the map's indentation
-//   (its children's add the global indent, never changed in flowc) and the string format
-//   (Auto: an emitter under DoubleQuotedStrings is not served). The column after the first
-//   key's indentation is the map's indentation when spaces were written or the column was 0;
-//   otherwise the map is written by yaml-cpp and not kept;
-// - the kept text is written as the map's first key (Unchecked: PrepareNode, now writing
-//   nothing, the text, StartedScalar), and EndMap closes the map: a block map with children
-//   writes nothing at its end (EmitEndMap) and EndedGroup pops it, whatever its count; its
-//   parent counted it when it opened. ostream_wrapper::write follows the text's lines and
-//   columns, so what comes next finds the emitter as yaml-cpp left it.
-class RecordedMaps {
- public:
-  const std::string* Find(const std::string& key) const {
-    auto found = texts_.find(key);
-    return found == texts_.end() ? nullptr : &found->second;
-  }
-  void Keep(std::string key, std::string_view text) {
-    if (kept_ + key.size() + text.size() > kMaxKept) return;
-    kept_ += key.size() + text.size();
-    texts_.emplace(std::move(key), text);
-  }
-
- private:
-  // A flow whose sub-documents are all distinct keeps no more than this (a 100,000-step
-  // JobSet is 120 MB of them).
-  static constexpr size_t kMaxKept = 8 << 20;
-  std::unordered_map<std::string, std::string> texts_;
-  size_t kept_ = 0;
-};
-
-RecordedMaps& Recorded() {
-  static RecordedMaps maps;
-  return maps;
+void WriteWritten(YAML::Emitter& out, std::string_view text) {
+  out.WriteIntegralType(internal::Unchecked{text});
 }
 
-}  // namespace
-
-YamlRecord& YamlRecord::operator<<(YAML::EMITTER_MANIP manip) {
-  bytes_ += kManip;
-  bytes_ += static_cast<char>(manip);
-  return *this;
-}
-
-YamlRecord& YamlRecord::operator<<(int64_t value) {
-  bytes_ += kInt;
-  AppendRaw(bytes_, value);
-  return *this;
-}
-
-YamlRecord& YamlRecord::operator<<(bool value) {
-  bytes_ += kBool;
-  bytes_ += static_cast<char>(value);
-  return *this;
-}
-
-void YamlRecord::AddString(Op op, std::string_view text) {
-  bytes_ += op;
-  AppendRaw(bytes_, static_cast<uint32_t>(text.size()));
-  bytes_.append(text);
-}
-
-void YamlRecord::Replay(YAML::Emitter& out, size_t from) const {
-  for (size_t at = from; at < bytes_.size();) {
-    switch (static_cast<Op>(bytes_[at++])) {
-      case kManip:
-        out << static_cast<YAML::EMITTER_MANIP>(bytes_[at++]);
-        break;
-      case kInt:
-        out << ReadRaw<int64_t>(bytes_, at);
-        break;
-      case kBool:
-        out << (bytes_[at++] != 0);
-        break;
-      case kBlock:
-      case kString: {
-        const bool block = bytes_[at - 1] == kBlock;
-        const auto size = ReadRaw<uint32_t>(bytes_, at);
-        const std::string_view text(bytes_.data() + at, size);
-        at += size;
-        if (block) {
-          BlockScalar(out, text);
-        } else {
-          EmitString(out, text);
-        }
-        break;
-      }
-    }
-  }
-}
-
-void Key(YamlRecord& out, std::string_view key) {
-  out << YAML::Key;
-  out.Block(key);
-}
-
-void ValueScalar(YamlRecord& out, std::string_view value) {
-  out << YAML::Value;
-  out.Block(value);
-}
-
-void EmitString(YamlRecord& out, std::string_view value) { out.String(value); }
-
-void StringField(YamlRecord& out, std::string_view key, std::string_view value) {
-  Key(out, key);
-  out << YAML::Value;
-  out.String(value);
-}
-
-void EmitRecordedMap(YAML::Emitter& out, const YamlRecord& record) {
-  const std::string& bytes = record.bytes();
-  // A map whose first key is a string, and which ends with its own EndMap (the caller's word).
-  constexpr size_t kOpen = 2;  // YamlRecord::kManip BeginMap
-  size_t first = kOpen;
-  if (bytes.size() > first + 1 && bytes[first] == YamlRecord::kManip && bytes[first + 1] == YAML::Key) {
-    first += 2;
-  }
-  const bool keyed = bytes.size() > first + 4 && bytes[0] == YamlRecord::kManip &&
-                     bytes[1] == static_cast<char>(YAML::BeginMap) &&
-                     (bytes[first] == YamlRecord::kBlock || bytes[first] == YamlRecord::kString) &&
-                     bytes[bytes.size() - 2] == YamlRecord::kManip &&
-                     bytes.back() == static_cast<char>(YAML::EndMap);
-  if (!keyed || !out.good() || IsDoubleQuoted(out)) {
-    record.Replay(out);
-    return;
-  }
-  out << YAML::BeginMap;
-  size_t opened = 0;
-  size_t indent = 0;
-  out.WriteIntegralType(internal::Column{&opened});
-  out.WriteIntegralType(internal::FirstKeyColumn{&indent});
-  if (!out.good() || (opened > 0 && indent == opened)) {
-    record.Replay(out, kOpen);
-    return;
-  }
-  std::string key;
-  key.reserve(bytes.size() + sizeof(uint32_t));
-  key = bytes;
-  AppendRaw(key, static_cast<uint32_t>(indent));
-  if (const std::string* text = Recorded().Find(key)) {
-    out.WriteIntegralType(internal::Unchecked{*text});
-    out << YAML::EndMap;
-    return;
-  }
-  const size_t start = out.size();
-  record.Replay(out, kOpen);  // to the closing EndMap, which writes nothing for this map
-  const size_t size = out.size() - start;
-  const std::string_view written = WrittenBy(out);
-  if (out.good() && written.size() >= size) {
-    Recorded().Keep(std::move(key), written.substr(written.size() - size));
-  }
-}
-
-}  // namespace flowc::backends::k8s
+}  // namespace flowc::backends::k8s::internal
