@@ -107,7 +107,8 @@ void ReplayCalls(YAML::Emitter& out, std::string_view record) {
 }
 
 void EmitMap(YAML::Emitter& out, std::string_view record) {
-  // One map, whose first key is a string (a unit's, or the caller's, word).
+  // One map, whose first key is a string and whose last call is its EndMap (a unit's, or the
+  // caller's, word).
   constexpr size_t kOpen = 2;  // kManip BeginMap
   size_t first = kOpen;
   if (record.size() > first + 1 && record[first] == YamlRecord::kManip &&
@@ -116,7 +117,9 @@ void EmitMap(YAML::Emitter& out, std::string_view record) {
   }
   const bool keyed = record.size() > first + 4 && record[0] == YamlRecord::kManip &&
                      record[1] == static_cast<char>(YAML::BeginMap) &&
-                     (record[first] == YamlRecord::kBlock || record[first] == YamlRecord::kString);
+                     (record[first] == YamlRecord::kBlock || record[first] == YamlRecord::kString) &&
+                     record[record.size() - 2] == YamlRecord::kManip &&
+                     record.back() == static_cast<char>(YAML::EndMap);
   if (!keyed || !out.good() || internal::IsDoubleQuoted(out)) {
     ReplayCalls(out, record);
     return;

@@ -6,7 +6,7 @@
 // makes those calls on the emitter the first time a record comes at an indentation, keeps the
 // text yaml-cpp wrote for the map's content, and for the same record at the same indentation
 // writes that text instead: yaml-cpp's output for a block map's content depends only on the
-// calls and on the column where its first key starts (pod_yaml.cc RecordedMaps says why).
+// calls and on the column where its first key starts (yaml_record.cc RecordedMaps says why).
 // A record may hold units, block maps of their own (a toleration, a container's resources):
 // where the whole record is new, each unit is written the same way.
 #ifndef FLOWC_BACKENDS_K8S_YAML_RECORD_H_
