@@ -156,9 +156,23 @@ void AppendSegment(std::string& out, const ir::Segment& segment, const JinjaScop
   }
 }
 
-// The characters of PythonString between its quotes.
+// Printable ASCII that PythonString writes as it is, in a block also the newline: most text.
+bool IsVerbatim(char c, bool block) {
+  return (c >= 0x20 && c < 0x7F && c != '\\' && c != '"') || (block && c == '\n');
+}
+
+// The characters of PythonString between its quotes. A run of verbatim characters is
+// appended at once: decoding and appending each alone was most of a DAG's escaping.
 void AppendStringBody(std::string& out, std::string_view text, bool block) {
+  out.reserve(out.size() + text.size());
   for (size_t i = 0; i < text.size();) {
+    size_t run = i;
+    while (run < text.size() && IsVerbatim(text[run], block)) ++run;
+    if (run > i) {
+      out.append(text.data() + i, run - i);
+      i = run;
+      continue;
+    }
     char32_t cp = 0;
     size_t length = DecodeUtf8(text, i, cp);
     if (length == 0) {

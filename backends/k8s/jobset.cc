@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "backends/k8s/yaml_record.h"
+
 namespace flowc::backends::k8s {
 namespace {
 
@@ -59,35 +61,10 @@ std::string ShortenHelp(const ir::Flow& flow, const ir::Step& step, const JobSet
                      Characters(length - flow_part - step_part));
 }
 
-}  // namespace
-
-void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
-                       const std::vector<std::string>& depends_on, const StringPolicy& strings) {
+// A replicated job's `template`: the Job's spec and its pod.
+void EmitJobTemplate(YamlRecord& out, const ir::Step& step, const StringPolicy& strings) {
   const int64_t pods = PodCount(step);
   out << YAML::BeginMap;
-  Key(out, "name");
-  out << YAML::Value;
-  EmitString(out, step.k8s_name);
-  // One Job per step: the step's N nodes are the N indexes of that Job, so
-  // FLOWC_NODE_INDEX is the completion index and node 0 has a stable name.
-  Key(out, "replicas");
-  out << YAML::Value << 1;
-  if (!depends_on.empty()) {
-    Key(out, "dependsOn");
-    out << YAML::Value << YAML::BeginSeq;
-    for (const std::string& name : depends_on) {
-      out << YAML::BeginMap;
-      Key(out, "name");
-      out << YAML::Value;
-      EmitString(out, name);
-      Key(out, "status");
-      ValueScalar(out, "Complete");
-      out << YAML::EndMap;
-    }
-    out << YAML::EndSeq;
-  }
-  Key(out, "template");
-  out << YAML::Value << YAML::BeginMap;
   if (step.parallel && !step.parallel->exclusive_topology.empty()) {
     // One Job per node-label value: the JobSet controller copies this
     // annotation of the replicated job's template to the Job and its pods,
@@ -125,7 +102,41 @@ void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
   out << YAML::Value;
   EmitPodTemplate(out, step.pod, strings);
   out << YAML::EndMap;  // spec
-  out << YAML::EndMap;  // template
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+void EmitReplicatedJob(YAML::Emitter& out, const ir::Step& step,
+                       const std::vector<std::string>& depends_on, const StringPolicy& strings) {
+  out << YAML::BeginMap;
+  Key(out, "name");
+  out << YAML::Value;
+  EmitString(out, step.k8s_name);
+  // One Job per step: the step's N nodes are the N indexes of that Job, so
+  // FLOWC_NODE_INDEX is the completion index and node 0 has a stable name.
+  Key(out, "replicas");
+  out << YAML::Value << 1;
+  if (!depends_on.empty()) {
+    Key(out, "dependsOn");
+    out << YAML::Value << YAML::BeginSeq;
+    for (const std::string& name : depends_on) {
+      out << YAML::BeginMap;
+      Key(out, "name");
+      out << YAML::Value;
+      EmitString(out, name);
+      Key(out, "status");
+      ValueScalar(out, "Complete");
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  Key(out, "template");
+  out << YAML::Value;
+  // The same step shapes recur through a flow: yaml-cpp writes each distinct template once.
+  YamlRecord job;
+  EmitJobTemplate(job, step, strings);
+  EmitRecordedMap(out, job);
   out << YAML::EndMap;
 }
 

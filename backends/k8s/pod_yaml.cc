@@ -1,32 +1,58 @@
 #include "backends/k8s/pod_yaml.h"
 
+#include "backends/k8s/yaml_record.h"
+
 namespace flowc::backends::k8s {
+// Each renderer is written once for a YAML::Emitter and for a YamlRecord (whose recorded maps
+// yaml-cpp writes once: yaml_record.h); the calls between them are qualified, so a record is
+// never turned back into an emitter on the way.
+namespace impl {
 namespace {
+
+// `out << YAML::BeginMap` that, in a record, also opens a unit: a block map that recurs on its
+// own across pods (a toleration, a volume, the labels), which EmitRecordedMap has yaml-cpp
+// write once where the pod around it is new. EndUnit closes both.
+size_t BeginUnit(YAML::Emitter& out) {
+  out << YAML::BeginMap;
+  return 0;
+}
+size_t BeginUnit(YamlRecord& out) {
+  const size_t unit = out.OpenUnit();
+  out << YAML::BeginMap;
+  return unit;
+}
+void EndUnit(YAML::Emitter& out, size_t /*unit*/) { out << YAML::EndMap; }
+void EndUnit(YamlRecord& out, size_t unit) {
+  out << YAML::EndMap;
+  out.CloseUnit(unit);
+}
 
 // A user string map (labels, annotations, nodeSelector, resource lists),
 // keys and values both through the target's policy.
-void StringMap(YAML::Emitter& out, std::string_view key, const ir::KeyValues& values,
+template <class Out>
+void StringMap(Out& out, std::string_view key, const ir::KeyValues& values,
                const StringPolicy& strings) {
   if (values.empty()) return;
   Key(out, key);
-  out << YAML::Value << YAML::BeginMap;
+  out << YAML::Value;
+  const size_t unit = impl::BeginUnit(out);
   for (const auto& [k, v] : values) {
     out << YAML::Key;
     EmitString(out, strings.Literal(k));
     out << YAML::Value;
     EmitString(out, strings.Literal(v));
   }
-  out << YAML::EndMap;
+  impl::EndUnit(out, unit);
 }
 
-}  // namespace
 
-void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitEnv(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.env.empty()) return;
   Key(out, "env");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::EnvVar& var : pod.env) {
-    out << YAML::BeginMap;
+    const size_t unit = impl::BeginUnit(out);
     StringField(out, "name", strings.Literal(var.name));
     if (!var.field_path.empty()) {
       Key(out, "valueFrom");
@@ -38,12 +64,13 @@ void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings
     } else {
       StringField(out, "value", strings.Literal(var.value));
     }
-    out << YAML::EndMap;
+    impl::EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
 
-void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitCommand(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.command.empty()) return;
   Key(out, "command");
   out << YAML::Value << YAML::BeginSeq;
@@ -51,33 +78,36 @@ void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& str
   out << YAML::EndSeq;
 }
 
-void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitVolumeMounts(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.volume_mounts.empty()) return;
   Key(out, "volumeMounts");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::VolumeMount& mount : pod.volume_mounts) {
-    out << YAML::BeginMap;
+    const size_t unit = impl::BeginUnit(out);
     StringField(out, "name", strings.Literal(mount.name));
     StringField(out, "mountPath", strings.Literal(mount.mount_path));
     if (mount.read_only) {
       Key(out, "readOnly");
       out << YAML::Value << true;
     }
-    out << YAML::EndMap;
+    impl::EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
 
-void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings,
-                   std::string_view key) {
+template <class Out>
+void EmitResources(Out& out, const ir::Pod& pod, const StringPolicy& strings,
+                   std::string_view key = "resources") {
   const ir::Resources& resources = pod.resources;
   if (resources.requests.empty() && resources.limits.empty() && resources.claims.empty()) return;
   Key(out, key);
-  out << YAML::Value << YAML::BeginMap;
+  out << YAML::Value;
+  const size_t unit = impl::BeginUnit(out);
   // Quantities stay YAML strings ("1", "4096M"): inside a CRD (JobSet, Argo)
   // a number would fail the quantity schema's string pattern.
-  StringMap(out, "requests", resources.requests, strings);
-  StringMap(out, "limits", resources.limits, strings);
+  impl::StringMap(out, "requests", resources.requests, strings);
+  impl::StringMap(out, "limits", resources.limits, strings);
   if (!resources.claims.empty()) {
     Key(out, "claims");
     out << YAML::Value << YAML::BeginSeq;
@@ -88,14 +118,16 @@ void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
     }
     out << YAML::EndSeq;
   }
-  out << YAML::EndMap;
+  impl::EndUnit(out, unit);
 }
 
-void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod) {
+template <class Out>
+void EmitSecurityContext(Out& out, const ir::Pod& pod) {
   if (!pod.security_context) return;
   const ir::SecurityContext& context = *pod.security_context;
   Key(out, "securityContext");
-  out << YAML::Value << YAML::BeginMap;
+  out << YAML::Value;
+  const size_t unit = impl::BeginUnit(out);
   if (context.privileged) {
     Key(out, "privileged");
     out << YAML::Value << *context.privileged;
@@ -117,39 +149,41 @@ void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod) {
     Key(out, "runAsNonRoot");
     out << YAML::Value << *context.run_as_non_root;
   }
-  out << YAML::EndMap;
+  impl::EndUnit(out, unit);
 }
 
-
-void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  StringMap(out, "labels", pod.labels, strings);
-  StringMap(out, "annotations", pod.annotations, strings);
+template <class Out>
+void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::StringMap(out, "labels", pod.labels, strings);
+  impl::StringMap(out, "annotations", pod.annotations, strings);
 }
 
-void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  out << YAML::BeginMap;
+template <class Out>
+void EmitContainer(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
+  const size_t unit = impl::BeginUnit(out);
   StringField(out, "name", strings.Literal(pod.container_name));
   if (!pod.image.empty()) StringField(out, "image", strings.Literal(pod.image));
-  EmitCommand(out, pod, strings);
-  EmitEnv(out, pod, strings);
+  impl::EmitCommand(out, pod, strings);
+  impl::EmitEnv(out, pod, strings);
   if (!pod.env_from_secrets.empty()) {
     Key(out, "envFrom");
     out << YAML::Value << YAML::BeginSeq;
     for (const std::string& secret : pod.env_from_secrets) {
-      out << YAML::BeginMap;
+      const size_t unit = impl::BeginUnit(out);
       Key(out, "secretRef");
       out << YAML::Value << YAML::BeginMap;
       StringField(out, "name", strings.Literal(secret));
-      out << YAML::EndMap << YAML::EndMap;
+      out << YAML::EndMap;
+      impl::EndUnit(out, unit);
     }
     out << YAML::EndSeq;
   }
-  EmitResources(out, pod, strings);
-  EmitVolumeMounts(out, pod, strings);
+  impl::EmitResources(out, pod, strings);
+  impl::EmitVolumeMounts(out, pod, strings);
   if (!pod.image_pull_policy.empty()) {
     StringField(out, "imagePullPolicy", strings.Literal(pod.image_pull_policy));
   }
-  EmitSecurityContext(out, pod);
+  impl::EmitSecurityContext(out, pod);
   if (pod.port) {
     Key(out, "ports");
     out << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
@@ -158,15 +192,16 @@ void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& s
     out << YAML::EndMap << YAML::EndSeq;
   }
   if (!pod.working_dir.empty()) StringField(out, "workingDir", strings.Literal(pod.working_dir));
-  out << YAML::EndMap;
+  impl::EndUnit(out, unit);
 }
 
-void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitTolerations(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.tolerations.empty()) return;
   Key(out, "tolerations");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::Toleration& toleration : pod.tolerations) {
-    out << YAML::BeginMap;
+    const size_t unit = impl::BeginUnit(out);
     if (!toleration.key.empty()) StringField(out, "key", strings.Literal(toleration.key));
     if (!toleration.op.empty()) StringField(out, "operator", strings.Literal(toleration.op));
     if (!toleration.value.empty()) StringField(out, "value", strings.Literal(toleration.value));
@@ -175,17 +210,18 @@ void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy&
       Key(out, "tolerationSeconds");
       out << YAML::Value << *toleration.toleration_seconds;
     }
-    out << YAML::EndMap;
+    impl::EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
 
-void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitVolumes(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.volumes.empty()) return;
   Key(out, "volumes");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::Volume& volume : pod.volumes) {
-    out << YAML::BeginMap;
+    const size_t unit = impl::BeginUnit(out);
     StringField(out, "name", strings.Literal(volume.name));
     switch (volume.kind) {
       case ir::Volume::Kind::kMemory:
@@ -220,16 +256,18 @@ void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& str
         out << YAML::EndMap;
         break;
     }
-    out << YAML::EndMap;
+    impl::EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
 
-void EmitNodeSelector(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  StringMap(out, "nodeSelector", pod.node_selector, strings);
+template <class Out>
+void EmitNodeSelector(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::StringMap(out, "nodeSelector", pod.node_selector, strings);
 }
 
-void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitImagePullSecrets(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.image_pull_secrets.empty()) return;
   Key(out, "imagePullSecrets");
   out << YAML::Value << YAML::BeginSeq;
@@ -241,7 +279,8 @@ void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPo
   out << YAML::EndSeq;
 }
 
-void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitResourceClaims(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (pod.resource_claims.empty()) return;
   Key(out, "resourceClaims");
   out << YAML::Value << YAML::BeginSeq;
@@ -254,28 +293,32 @@ void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPoli
   out << YAML::EndSeq;
 }
 
-void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitPlacementFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   if (!pod.service_account_name.empty()) {
     StringField(out, "serviceAccountName", strings.Literal(pod.service_account_name));
   }
-  EmitNodeSelector(out, pod, strings);
-  EmitTolerations(out, pod, strings);
-  EmitVolumes(out, pod, strings);
+  impl::EmitNodeSelector(out, pod, strings);
+  impl::EmitTolerations(out, pod, strings);
+  impl::EmitVolumes(out, pod, strings);
 }
 
-void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  EmitPlacementFields(out, pod, strings);
-  EmitImagePullSecrets(out, pod, strings);
-  EmitResourceClaims(out, pod, strings);
+template <class Out>
+void EmitPodSpecFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPlacementFields(out, pod, strings);
+  impl::EmitImagePullSecrets(out, pod, strings);
+  impl::EmitResourceClaims(out, pod, strings);
 }
 
-void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+template <class Out>
+void EmitPodTemplate(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   out << YAML::BeginMap;
   if (!pod.labels.empty() || !pod.annotations.empty()) {
     Key(out, "metadata");
-    out << YAML::Value << YAML::BeginMap;
-    EmitPodMetadataFields(out, pod, strings);
-    out << YAML::EndMap;
+    out << YAML::Value;
+    const size_t unit = impl::BeginUnit(out);
+    impl::EmitPodMetadataFields(out, pod, strings);
+    impl::EndUnit(out, unit);
   }
   Key(out, "spec");
   out << YAML::Value << YAML::BeginMap;
@@ -283,13 +326,81 @@ void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy&
   // target (JobSet failurePolicy, Argo retryStrategy), so they mean one thing.
   Key(out, "restartPolicy");
   ValueScalar(out, "Never");
-  EmitPodSpecFields(out, pod, strings);
+  impl::EmitPodSpecFields(out, pod, strings);
   Key(out, "containers");
   out << YAML::Value << YAML::BeginSeq;
-  EmitContainer(out, pod, strings);
+  impl::EmitContainer(out, pod, strings);
   out << YAML::EndSeq;
   out << YAML::EndMap;
   out << YAML::EndMap;
+}
+
+}  // namespace
+}  // namespace impl
+
+void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPodMetadataFields(out, pod, strings);
+}
+
+void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitContainer(out, pod, strings);
+}
+
+void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPodSpecFields(out, pod, strings);
+}
+
+void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPlacementFields(out, pod, strings);
+}
+
+void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitCommand(out, pod, strings);
+}
+
+void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitEnv(out, pod, strings);
+}
+
+void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings,
+                   std::string_view key) {
+  impl::EmitResources(out, pod, strings, key);
+}
+
+void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitVolumeMounts(out, pod, strings);
+}
+
+void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod) {
+  impl::EmitSecurityContext(out, pod);
+}
+
+void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitTolerations(out, pod, strings);
+}
+
+void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitVolumes(out, pod, strings);
+}
+
+void EmitNodeSelector(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitNodeSelector(out, pod, strings);
+}
+
+void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitImagePullSecrets(out, pod, strings);
+}
+
+void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitResourceClaims(out, pod, strings);
+}
+
+void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPodTemplate(out, pod, strings);
+}
+
+void EmitPodTemplate(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPodTemplate(out, pod, strings);
 }
 
 }  // namespace flowc::backends::k8s

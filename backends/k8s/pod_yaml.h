@@ -17,6 +17,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "backends/k8s/yaml_record.h"
 #include "backends/k8s/yaml_scalar.h"
 #include "compiler/ir/ir.h"
 
@@ -65,6 +66,8 @@ void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPoli
 
 // A whole PodTemplateSpec (metadata + spec with restartPolicy Never).
 void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+// The same calls, recorded (for EmitRecordedMap).
+void EmitPodTemplate(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
 
 }  // namespace flowc::backends::k8s
 

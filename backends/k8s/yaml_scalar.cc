@@ -1,5 +1,6 @@
 #include "backends/k8s/yaml_scalar.h"
 
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -15,6 +16,17 @@ namespace flowc::backends::k8s::internal {
 // A string yaml-cpp has already found plain, to be written as it is (see below).
 struct Unchecked {
   std::string_view text;
+};
+
+// The column where the first key of a block map just opened starts: its indentation written,
+// nothing else (see RecordedMaps).
+struct FirstKeyProbe {
+  size_t* column;
+};
+
+// The column the emitter's output has reached; writes nothing.
+struct ColumnProbe {
+  size_t* column;
 };
 
 }  // namespace flowc::backends::k8s::internal
@@ -34,6 +46,22 @@ Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::Unchecked>(
   PrepareNode(EmitterNodeType::Scalar);
   m_stream.write(value.text.data(), value.text.size());
   StartedScalar();
+  return *this;
+}
+
+template <>
+Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::FirstKeyProbe>(
+    flowc::backends::k8s::internal::FirstKeyProbe value) {
+  if (!good()) return *this;
+  PrepareNode(EmitterNodeType::Scalar);
+  *value.column = m_stream.col();
+  return *this;
+}
+
+template <>
+Emitter& Emitter::WriteIntegralType<flowc::backends::k8s::internal::ColumnProbe>(
+    flowc::backends::k8s::internal::ColumnProbe value) {
+  *value.column = m_stream.col();
   return *this;
 }
 
@@ -365,3 +393,27 @@ void SinkEmitter::Flush() {
 }
 
 }  // namespace flowc::backends::k8s
+
+namespace flowc::backends::k8s::internal {
+
+bool IsDoubleQuoted(const YAML::Emitter& out) { return k8s::IsDoubleQuoted(out); }
+
+std::string_view WrittenBy(const YAML::Emitter& out) { return k8s::WrittenBy(out); }
+
+size_t Column(YAML::Emitter& out) {
+  size_t column = 0;
+  out.WriteIntegralType(internal::ColumnProbe{&column});
+  return column;
+}
+
+size_t PrepareFirstKey(YAML::Emitter& out) {
+  size_t column = 0;
+  out.WriteIntegralType(internal::FirstKeyProbe{&column});
+  return column;
+}
+
+void WriteWritten(YAML::Emitter& out, std::string_view text) {
+  out.WriteIntegralType(internal::Unchecked{text});
+}
+
+}  // namespace flowc::backends::k8s::internal

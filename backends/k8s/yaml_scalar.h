@@ -113,6 +113,21 @@ void EmitFlowString(YAML::Emitter& out, std::string_view value);
 // `key: value` in a block map, the value through EmitString.
 void StringField(YAML::Emitter& out, std::string_view key, std::string_view value);
 
+// What EmitRecordedMap (yaml_record.h) needs of an emitter, to copy text yaml-cpp wrote.
+namespace internal {
+// Whether `out` is under DoubleQuotedStrings.
+bool IsDoubleQuoted(const YAML::Emitter& out);
+// The output of `out` so far, or at least its last 256 bytes (SinkEmitter::Tail).
+std::string_view WrittenBy(const YAML::Emitter& out);
+// The column the output of `out` has reached; writes nothing.
+size_t Column(YAML::Emitter& out);
+// Runs what the first key of a block map just opened runs first (PrepareNode(Scalar)),
+// which writes its indentation, and returns the column reached.
+size_t PrepareFirstKey(YAML::Emitter& out);
+// Writes `text`, which yaml-cpp wrote before in the same place, as one scalar node.
+void WriteWritten(YAML::Emitter& out, std::string_view text);
+}  // namespace internal
+
 }  // namespace flowc::backends::k8s
 
 #endif  // FLOWC_BACKENDS_K8S_YAML_SCALAR_H_
