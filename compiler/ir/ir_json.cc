@@ -1,8 +1,6 @@
 #include "compiler/ir/ir_json.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 
 #include <openssl/evp.h>
 #include <openssl/sha.h>
@@ -14,126 +12,176 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json Map(const KeyValues& pairs) {
+// Members are added in order, each key once (they are flowc's own words), with room made
+// beforehand: ordered_json's operator[] searches the members so far, and each growth of its
+// vector copies every key (its pairs hold `const std::string`). A step's JSON is about 60
+// nodes; building them was half of `--target ir`'s own instructions.
+Json JsonObject(size_t members) {
   Json out = Json::object();
-  for (const auto& [key, value] : pairs) out[key] = value;
+  out.get_ref<Json::object_t&>().reserve(members);
+  return out;
+}
+
+void Add(Json& object, const char* key, Json value) {
+  object.get_ref<Json::object_t&>().emplace_back(key, std::move(value));
+}
+
+Json JsonArray(size_t items) {
+  Json out = Json::array();
+  out.get_ref<Json::array_t&>().reserve(items);
+  return out;
+}
+
+Json Map(const KeyValues& pairs) {
+  Json out = JsonObject(pairs.size());
+  for (const auto& [key, value] : pairs) out[key] = value;  // a written key may repeat
   return out;
 }
 
 void SetIf(Json& out, const char* key, const std::string& value) {
-  if (!value.empty()) out[key] = value;
+  if (!value.empty()) Add(out, key, value);
 }
 
 void SetIf(Json& out, const char* key, const KeyValues& pairs) {
-  if (!pairs.empty()) out[key] = Map(pairs);
+  if (!pairs.empty()) Add(out, key, Map(pairs));
+}
+
+// {"name": value}
+Json Named(const std::string& name) {
+  Json out = JsonObject(1);
+  Add(out, "name", name);
+  return out;
 }
 
 Json ContainerJson(const Pod& pod) {
-  Json c;
-  c["name"] = pod.container_name;
-  c["image"] = pod.image;
+  Json c = JsonObject(11);
+  Add(c, "name", pod.container_name);
+  Add(c, "image", pod.image);
   if (!pod.command.empty()) {
-    Json command = Json::array();
+    Json command = JsonArray(pod.command.size());
     for (const Text& arg : pod.command) command.push_back(arg.ToFlowString());
-    c["command"] = std::move(command);
+    Add(c, "command", std::move(command));
   }
   if (!pod.env.empty()) {
-    Json env = Json::array();
+    Json env = JsonArray(pod.env.size());
     for (const EnvVar& e : pod.env) {
+      Json var = Named(e.name);
       if (e.field_path.empty()) {
-        env.push_back({{"name", e.name}, {"value", e.value}});
+        Add(var, "value", e.value);
       } else {
-        env.push_back({{"name", e.name}, {"valueFrom", {{"fieldRef", {{"fieldPath", e.field_path}}}}}});
+        Json field_ref = JsonObject(1);
+        Add(field_ref, "fieldPath", e.field_path);
+        Json value_from = JsonObject(1);
+        Add(value_from, "fieldRef", std::move(field_ref));
+        Add(var, "valueFrom", std::move(value_from));
       }
+      env.push_back(std::move(var));
     }
-    c["env"] = std::move(env);
+    Add(c, "env", std::move(env));
   }
   if (!pod.env_from_secrets.empty()) {
-    Json env_from = Json::array();
-    for (const std::string& s : pod.env_from_secrets) env_from.push_back({{"secretRef", {{"name", s}}}});
-    c["envFrom"] = std::move(env_from);
+    Json env_from = JsonArray(pod.env_from_secrets.size());
+    for (const std::string& s : pod.env_from_secrets) {
+      Json ref = JsonObject(1);
+      Add(ref, "secretRef", Named(s));
+      env_from.push_back(std::move(ref));
+    }
+    Add(c, "envFrom", std::move(env_from));
   }
-  Json resources = Json::object();
+  Json resources = JsonObject(3);
   SetIf(resources, "requests", pod.resources.requests);
   SetIf(resources, "limits", pod.resources.limits);
   if (!pod.resources.claims.empty()) {
-    Json claims = Json::array();
-    for (const std::string& name : pod.resources.claims) claims.push_back({{"name", name}});
-    resources["claims"] = std::move(claims);
+    Json claims = JsonArray(pod.resources.claims.size());
+    for (const std::string& name : pod.resources.claims) claims.push_back(Named(name));
+    Add(resources, "claims", std::move(claims));
   }
-  if (!resources.empty()) c["resources"] = std::move(resources);
+  if (!resources.empty()) Add(c, "resources", std::move(resources));
   if (!pod.volume_mounts.empty()) {
-    Json mounts = Json::array();
+    Json mounts = JsonArray(pod.volume_mounts.size());
     for (const VolumeMount& m : pod.volume_mounts) {
-      Json mount = {{"name", m.name}, {"mountPath", m.mount_path}};
-      if (m.read_only) mount["readOnly"] = true;
+      Json mount = Named(m.name);
+      Add(mount, "mountPath", m.mount_path);
+      if (m.read_only) Add(mount, "readOnly", true);
       mounts.push_back(std::move(mount));
     }
-    c["volumeMounts"] = std::move(mounts);
+    Add(c, "volumeMounts", std::move(mounts));
   }
   SetIf(c, "imagePullPolicy", pod.image_pull_policy);
   if (pod.security_context) {
     const SecurityContext& s = *pod.security_context;
-    Json sc = Json::object();
-    if (s.privileged) sc["privileged"] = *s.privileged;
-    if (s.allow_privilege_escalation) sc["allowPrivilegeEscalation"] = *s.allow_privilege_escalation;
-    if (s.run_as_user) sc["runAsUser"] = *s.run_as_user;
-    if (s.run_as_group) sc["runAsGroup"] = *s.run_as_group;
-    if (s.run_as_non_root) sc["runAsNonRoot"] = *s.run_as_non_root;
-    c["securityContext"] = std::move(sc);
+    Json sc = JsonObject(5);
+    if (s.privileged) Add(sc, "privileged", *s.privileged);
+    if (s.allow_privilege_escalation) Add(sc, "allowPrivilegeEscalation", *s.allow_privilege_escalation);
+    if (s.run_as_user) Add(sc, "runAsUser", *s.run_as_user);
+    if (s.run_as_group) Add(sc, "runAsGroup", *s.run_as_group);
+    if (s.run_as_non_root) Add(sc, "runAsNonRoot", *s.run_as_non_root);
+    Add(c, "securityContext", std::move(sc));
   }
-  if (pod.port) c["ports"] = Json::array({{{"containerPort", *pod.port}}});
+  if (pod.port) {
+    Json port = JsonObject(1);
+    Add(port, "containerPort", *pod.port);
+    Json ports = JsonArray(1);
+    ports.push_back(std::move(port));
+    Add(c, "ports", std::move(ports));
+  }
   SetIf(c, "workingDir", pod.working_dir);
   return c;
 }
 
 Json StepJson(const Flow& flow, const Step& step) {
   auto names = [&](const std::vector<size_t>& indexes) {
-    Json out = Json::array();
+    Json out = JsonArray(indexes.size());
     for (size_t i : indexes) out.push_back(flow.steps[i].name);
     return out;
   };
-  Json s;
-  s["name"] = step.name;
-  s["k8s_name"] = step.k8s_name;
-  s["line"] = step.range.line;
-  s["next"] = names(step.next);
-  s["predecessors"] = names(step.predecessors);
-  if (step.join) s["join"] = flow.steps[*step.join].name;
+  Json s = JsonObject(14);
+  Add(s, "name", step.name);
+  Add(s, "k8s_name", step.k8s_name);
+  Add(s, "line", step.range.line);
+  Add(s, "next", names(step.next));
+  Add(s, "predecessors", names(step.predecessors));
+  if (step.join) Add(s, "join", flow.steps[*step.join].name);
   if (step.foreach) {
-    Json f;
+    Json f = JsonObject(3);
     if (!step.foreach->param.empty()) {
-      f["param"] = step.foreach->param;
+      Add(f, "param", step.foreach->param);
     } else {
-      f["items"] = step.foreach->items;
+      Add(f, "items", step.foreach->items);
     }
-    f["body"] = flow.steps[step.foreach->body].name;
-    f["join"] = flow.steps[step.foreach->join].name;
-    s["foreach"] = std::move(f);
+    Add(f, "body", flow.steps[step.foreach->body].name);
+    Add(f, "join", flow.steps[step.foreach->join].name);
+    Add(s, "foreach", std::move(f));
   }
-  if (!step.enclosing_foreach.empty()) s["enclosing_foreach"] = names(step.enclosing_foreach);
+  if (!step.enclosing_foreach.empty()) Add(s, "enclosing_foreach", names(step.enclosing_foreach));
   if (step.parallel) {
-    Json parallel = {{"nodes", step.parallel->nodes}};
+    Json parallel = JsonObject(2);
+    Add(parallel, "nodes", step.parallel->nodes);
     SetIf(parallel, "exclusive_topology", step.parallel->exclusive_topology);
-    s["parallel"] = std::move(parallel);
+    Add(s, "parallel", std::move(parallel));
   }
   if (step.retry) {
-    s["retry"] = {{"times", step.retry->times},
-                  {"minutes_between_retries", step.retry->minutes_between_retries}};
+    Json retry = JsonObject(2);
+    Add(retry, "times", step.retry->times);
+    Add(retry, "minutes_between_retries", step.retry->minutes_between_retries);
+    Add(s, "retry", std::move(retry));
   }
-  if (step.timeout_seconds) s["timeout_seconds"] = *step.timeout_seconds;
+  if (step.timeout_seconds) Add(s, "timeout_seconds", *step.timeout_seconds);
   if (step.trainjob) {
-    Json trainjob = {{"runtime", {{"kind", step.trainjob->runtime_kind},
-                                  {"name", step.trainjob->runtime_name}}}};
-    if (step.trainjob->proc_per_node) trainjob["proc_per_node"] = *step.trainjob->proc_per_node;
-    s["trainjob"] = std::move(trainjob);
+    Json runtime = JsonObject(2);
+    Add(runtime, "kind", step.trainjob->runtime_kind);
+    Add(runtime, "name", step.trainjob->runtime_name);
+    Json trainjob = JsonObject(2);
+    Add(trainjob, "runtime", std::move(runtime));
+    if (step.trainjob->proc_per_node) Add(trainjob, "proc_per_node", *step.trainjob->proc_per_node);
+    Add(s, "trainjob", std::move(trainjob));
   }
   if (!step.objects.empty()) {
-    Json objects = Json::array();
+    Json objects = JsonArray(step.objects.size());
     for (size_t i : step.objects) objects.push_back(flow.objects[i].name);
-    s["objects"] = std::move(objects);
+    Add(s, "objects", std::move(objects));
   }
-  s["pod"] = PodToJson(step.pod);
+  Add(s, "pod", PodToJson(step.pod));
   return s;
 }
 
@@ -221,64 +269,84 @@ Json ObjectToJson(const Object& object) {
 }
 
 Json PodToJson(const Pod& pod) {
-  Json metadata = Json::object();
+  Json metadata = JsonObject(3);
   SetIf(metadata, "namespace", pod.namespace_);
   SetIf(metadata, "labels", pod.labels);
   SetIf(metadata, "annotations", pod.annotations);
 
-  Json spec = Json::object();
+  Json spec = JsonObject(7);
   SetIf(spec, "serviceAccountName", pod.service_account_name);
   SetIf(spec, "nodeSelector", pod.node_selector);
   if (!pod.tolerations.empty()) {
-    Json tolerations = Json::array();
+    Json tolerations = JsonArray(pod.tolerations.size());
     for (const Toleration& t : pod.tolerations) {
-      Json j = Json::object();
+      Json j = JsonObject(5);
       SetIf(j, "key", t.key);
       SetIf(j, "operator", t.op);
       SetIf(j, "value", t.value);
       SetIf(j, "effect", t.effect);
-      if (t.toleration_seconds) j["tolerationSeconds"] = *t.toleration_seconds;
+      if (t.toleration_seconds) Add(j, "tolerationSeconds", *t.toleration_seconds);
       tolerations.push_back(std::move(j));
     }
-    spec["tolerations"] = std::move(tolerations);
+    Add(spec, "tolerations", std::move(tolerations));
   }
   if (!pod.image_pull_secrets.empty()) {
-    Json secrets = Json::array();
-    for (const std::string& s : pod.image_pull_secrets) secrets.push_back({{"name", s}});
-    spec["imagePullSecrets"] = std::move(secrets);
+    Json secrets = JsonArray(pod.image_pull_secrets.size());
+    for (const std::string& s : pod.image_pull_secrets) secrets.push_back(Named(s));
+    Add(spec, "imagePullSecrets", std::move(secrets));
   }
   if (!pod.volumes.empty()) {
-    Json volumes = Json::array();
+    Json volumes = JsonArray(pod.volumes.size());
     for (const Volume& v : pod.volumes) {
+      Json volume = Named(v.name);
       switch (v.kind) {
-        case Volume::Kind::kMemory:
-          volumes.push_back({{"name", v.name}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", v.size_limit}}}});
+        case Volume::Kind::kMemory: {
+          Json empty_dir = JsonObject(2);
+          Add(empty_dir, "medium", "Memory");
+          Add(empty_dir, "sizeLimit", v.size_limit);
+          Add(volume, "emptyDir", std::move(empty_dir));
           break;
-        case Volume::Kind::kClaim:
-          volumes.push_back({{"name", v.name}, {"persistentVolumeClaim", {{"claimName", v.claim_name}}}});
+        }
+        case Volume::Kind::kClaim: {
+          Json claim = JsonObject(1);
+          Add(claim, "claimName", v.claim_name);
+          Add(volume, "persistentVolumeClaim", std::move(claim));
           break;
+        }
         case Volume::Kind::kConfigMap: {
-          Json items = Json::array();
-          for (const auto& [key, path] : v.items) items.push_back({{"key", key}, {"path", path}});
-          volumes.push_back({{"name", v.name}, {"configMap", {{"name", v.claim_name}, {"items", std::move(items)}}}});
+          Json items = JsonArray(v.items.size());
+          for (const auto& [key, path] : v.items) {
+            Json item = JsonObject(2);
+            Add(item, "key", key);
+            Add(item, "path", path);
+            items.push_back(std::move(item));
+          }
+          Json config_map = Named(v.claim_name);
+          Add(config_map, "items", std::move(items));
+          Add(volume, "configMap", std::move(config_map));
           break;
         }
       }
+      volumes.push_back(std::move(volume));
     }
-    spec["volumes"] = std::move(volumes);
+    Add(spec, "volumes", std::move(volumes));
   }
   if (!pod.resource_claims.empty()) {
-    Json claims = Json::array();
+    Json claims = JsonArray(pod.resource_claims.size());
     for (const PodResourceClaim& c : pod.resource_claims) {
-      claims.push_back({{"name", c.name}, {"resourceClaimTemplateName", c.template_name}});
+      Json claim = Named(c.name);
+      Add(claim, "resourceClaimTemplateName", c.template_name);
+      claims.push_back(std::move(claim));
     }
-    spec["resourceClaims"] = std::move(claims);
+    Add(spec, "resourceClaims", std::move(claims));
   }
-  spec["containers"] = Json::array({ContainerJson(pod)});
+  Json containers = JsonArray(1);
+  containers.push_back(ContainerJson(pod));
+  Add(spec, "containers", std::move(containers));
 
-  Json out;
-  if (!metadata.empty()) out["metadata"] = std::move(metadata);
-  out["spec"] = std::move(spec);
+  Json out = JsonObject(2);
+  if (!metadata.empty()) Add(out, "metadata", std::move(metadata));
+  Add(out, "spec", std::move(spec));
   return out;
 }
 
@@ -444,74 +512,6 @@ std::string FlowToJsonText(const Flow& flow) {
   std::string text;
   WriteFlowJson(flow, [&](std::string_view piece) { text.append(piece); });
   return text;
-}
-
-std::string FloatText(double value) {
-  std::string theirs = nlohmann::json(value).dump();
-  if (!std::isfinite(value) || value == 0) return theirs;  // "null", "0.0", "-0.0"
-  std::string out = std::signbit(value) ? "-" : "";
-  // The shortest digits in scientific form: d[.ddd]e(+|-)XX.
-  char buffer[32];
-  std::to_chars_result r = std::to_chars(buffer, buffer + sizeof buffer, std::fabs(value),
-                                         std::chars_format::scientific);
-  std::string_view text(buffer, static_cast<size_t>(r.ptr - buffer));
-  size_t e = text.find('e');
-  std::string digits(text.substr(0, e));
-  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-  int exponent = 0;
-  std::string_view exponent_text = text.substr(e + 1);
-  if (exponent_text.front() == '+') exponent_text.remove_prefix(1);
-  std::from_chars(exponent_text.data(), exponent_text.data() + exponent_text.size(), exponent);
-  // nlohmann's layout (detail::dtoa_impl::format_buffer with min_exp -4 and
-  // max_exp 15, digits10 of double): the value is 0.<digits> * 10^n.
-  const int k = static_cast<int>(digits.size());
-  const int n = exponent + 1;
-  // Where Grisu2 found as few digits, its text stands (of two shortest
-  // texts equally near `value`, it may pick the other one).
-  std::string their_digits;
-  for (char c : theirs.substr(0, theirs.find('e'))) {
-    if (c >= '0' && c <= '9' && !(their_digits.empty() && c == '0')) their_digits += c;
-  }
-  their_digits.erase(their_digits.find_last_not_of('0') + 1);
-  if (their_digits.size() <= digits.size()) return theirs;
-  if (k <= n && n <= 15) return out + digits + std::string(n - k, '0') + ".0";
-  if (0 < n && n <= 15) return out + digits.substr(0, n) + "." + digits.substr(n);
-  if (-4 < n && n <= 0) return out + "0." + std::string(-n, '0') + digits;
-  out += digits[0];
-  if (k > 1) out += "." + digits.substr(1);
-  // The exponent signed and of at least two digits, as printf's %g.
-  return out + fmt::format("e{}{:02d}", n - 1 < 0 ? '-' : '+', std::abs(n - 1));
-}
-
-std::string ShortestFloats(std::string_view dumped) {
-  std::string out;
-  out.reserve(dumped.size());
-  size_t i = 0;
-  while (i < dumped.size()) {
-    char c = dumped[i];
-    if (c == '"') {  // a string, copied to its closing quote
-      size_t end = i + 1;
-      while (dumped[end] != '"') end += dumped[end] == '\\' ? 2 : 1;
-      out.append(dumped.substr(i, end + 1 - i));
-      i = end + 1;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      size_t end = dumped.find_first_not_of("0123456789+-.eE", i);
-      if (end == std::string_view::npos) end = dumped.size();
-      std::string_view number = dumped.substr(i, end - i);
-      double value = 0;
-      if (number.find_first_of(".eE") != std::string_view::npos &&
-          std::from_chars(number.data(), number.data() + number.size(), value).ec == std::errc()) {
-        out += FloatText(value);
-      } else {
-        out.append(number);
-      }
-      i = end;
-    } else {
-      out += c;
-      ++i;
-    }
-  }
-  return out;
 }
 
 std::string HexDigits(const unsigned char* digest, size_t digits) {

@@ -1,4 +1,4 @@
-// Unit tests of how flowc prints floats (compiler/ir/ir_json.h FloatText,
+// Unit tests of how flowc prints floats (compiler/ir/float_text.h FloatText,
 // ShortestFloats): nlohmann's layout, the fewest digits that read back.
 #include <charconv>
 #include <cmath>
