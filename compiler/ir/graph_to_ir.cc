@@ -259,7 +259,6 @@ Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
     for (size_t i : from) to.push_back(index_of[i]);
     return to;
   };
-  flow.steps.reserve(graph.order.size());
   CodeConfigMaps code_maps;  // each @code's ConfigMap built once
   ContentHashes hashes;      // each distinct object's content hashed once
   ObjectIndex object_index;
@@ -318,11 +317,10 @@ Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
     }
     step.enclosing_foreach = map(s.enclosing_foreach);
     flow.steps.push_back(std::move(step));
-    // What only this step's lowering read. Move-assigned, not cleared, so
-    // that the memory goes too.
-    s.config.reset();
-    s.command = std::vector<Text>();
-    s.foreach_items = std::vector<ast::Value>();
+    // Nothing reads a graph step once it is lowered (only the index maps
+    // above, made before the loop). Move-assigned, not cleared, so that the
+    // memory goes too.
+    s = graph::Step();
   }
   return flow;
 }
