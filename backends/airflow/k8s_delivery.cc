@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -84,7 +85,7 @@ std::string ObjectKey(const ir::Object& object) {
   return fmt::format("{}/{}/{}", object.kind(), object.namespace_, object.name);
 }
 
-std::string ObjectsBlock(const ir::Flow& flow) {
+void WriteObjectsBlock(const ir::Flow& flow, OutputSink& sink) {
   std::string out =
       "\n\n# The objects beside the pods: the documents `flowc compile --target argo` and\n"
       "# `--target jobset` put first in their streams. flowc_create_objects creates each one\n"
@@ -101,9 +102,19 @@ std::string ObjectsBlock(const ir::Flow& flow) {
     std::string head = PythonBlockBody(k8s::ObjectHeadYaml(object));
     out += fmt::format("    {}: {},\n", PythonString(ObjectKey(object)),
                        PythonBlockString({head, content->second}));
+    if (out.size() >= kFlushBytes) {
+      sink.Write(out);
+      out.clear();
+    }
   }
   out += "}\n";
-  return out;
+  sink.Write(out);
+}
+
+std::string ObjectsBlock(const ir::Flow& flow) {
+  StringSink out;
+  WriteObjectsBlock(flow, out);
+  return out.Take();
 }
 
 std::string GangBaseName(const ir::Flow& flow, const ir::Step& step) {
@@ -126,22 +137,28 @@ Gang StepGang(const ir::Flow& flow, const ir::Step& step) {
   return {step.trainjob ? "TrainJob" : "JobSet", text};
 }
 
-std::string GangsBlock(const std::map<std::string, Gang>& gangs) {
-  std::string out =
-      "\n\n# The gang each @parallel step runs: the JobSet `flowc compile --target jobset` emits\n"
-      "# for the step, or the TrainJob `--target argo` creates for a @trainjob step. flowc_gang\n"
-      "# renders its commands, names it per try and waits for it as a sensor in reschedule\n"
-      "# mode, holding no worker slot between pokes.\n"
-      "FLOWC_GANGS = {\n";
-  std::map<std::string, nlohmann::json> kinds;
-  for (const auto& [name, gang] : gangs) {
-    out += fmt::format("    {}: {},\n", PythonString(name),
-                       PythonString(gang.yaml, StringStyle::kBlock));
-    kinds.emplace(gang.kind, GangEnds(gang.kind));
-  }
-  out += "}\n\n# How a gang of each kind shows that it has ended (see flowc_gang_end).\n";
+namespace {
+
+constexpr const char* kGangsStart =
+    "\n\n# The gang each @parallel step runs: the JobSet `flowc compile --target jobset` emits\n"
+    "# for the step, or the TrainJob `--target argo` creates for a @trainjob step. flowc_gang\n"
+    "# renders its commands, names it per try and waits for it as a sensor in reschedule\n"
+    "# mode, holding no worker slot between pokes.\n"
+    "FLOWC_GANGS = {\n";
+
+void AppendGang(std::string& out, const std::string& name, const Gang& gang) {
+  out += fmt::format("    {}: {},\n", PythonString(name),
+                     PythonString(gang.yaml, StringStyle::kBlock));
+}
+
+// What follows the gangs: the end rules of each kind in `kinds` (sorted), and the sensor's
+// settings.
+std::string GangsEnd(const std::set<std::string>& kinds) {
+  std::string out = "}\n\n# How a gang of each kind shows that it has ended (see flowc_gang_end).\n";
   std::vector<std::pair<PyExpr, PyExpr>> ends;
-  for (const auto& [kind, rules] : kinds) ends.emplace_back(PyExpr::Str(kind), JsonToPython(rules));
+  for (const std::string& kind : kinds) {
+    ends.emplace_back(PyExpr::Str(kind), JsonToPython(GangEnds(kind)));
+  }
   out += fmt::format("FLOWC_GANG_ENDS = {}\n", PyExpr::Dict(std::move(ends)).FormatAt(0, 18, 0));
   out += fmt::format(
       "\n# Every gang task is a sensor in reschedule mode, poking every {} s. Its own timeout (a\n"
@@ -150,6 +167,33 @@ std::string GangsBlock(const std::map<std::string, Gang>& gangs) {
       "FLOWC_GANG_SENSOR = {{\"mode\": \"reschedule\", \"poke_interval\": {}, \"timeout\": {}}}\n",
       kGangPokeSeconds, kGangPokeSeconds, kGangSensorTimeoutSeconds);
   return out;
+}
+
+}  // namespace
+
+std::string GangsBlock(const std::map<std::string, Gang>& gangs) {
+  std::string out = kGangsStart;
+  std::set<std::string> kinds;
+  for (const auto& [name, gang] : gangs) {
+    AppendGang(out, name, gang);
+    kinds.insert(gang.kind);
+  }
+  return out + GangsEnd(kinds);
+}
+
+void WriteGangsBlock(const ir::Flow& flow, const std::vector<size_t>& steps, OutputSink& sink) {
+  std::string out = kGangsStart;
+  std::set<std::string> kinds;
+  for (size_t s : steps) {
+    Gang gang = StepGang(flow, flow.steps[s]);
+    AppendGang(out, flow.steps[s].name, gang);
+    kinds.insert(gang.kind);
+    if (out.size() >= kFlushBytes) {
+      sink.Write(out);
+      out.clear();
+    }
+  }
+  sink.Write(out + GangsEnd(kinds));
 }
 
 }  // namespace flowc::backends::airflow

@@ -18,9 +18,14 @@
 #include <vector>
 
 #include "backends/airflow/python.h"
+#include "backends/backend.h"
 #include "compiler/ir/ir.h"
 
 namespace flowc::backends::airflow {
+
+// How much text a writer gathers before it hands it to the OutputSink: the sink's writes
+// cost a call each, and the whole DAG need not be held.
+inline constexpr size_t kFlushBytes = 64 * 1024;
 
 // One setup task: it runs before `users` and creates `objects`.
 struct ObjectSetup {
@@ -36,6 +41,8 @@ std::string ObjectKey(const ir::Object& object);
 
 // `FLOWC_OBJECTS = {key: yaml, ...}`, with a comment, for every object.
 std::string ObjectsBlock(const ir::Flow& flow);
+// The same, written to `out` an object at a time.
+void WriteObjectsBlock(const ir::Flow& flow, OutputSink& out);
 
 // The gang of a @parallel step: its base name (flowc_gang appends "-" and 8
 // hex digits), and its manifest with the commands as Jinja templates.
@@ -50,6 +57,9 @@ Gang StepGang(const ir::Flow& flow, const ir::Step& step);
 // `FLOWC_GANGS = {step: yaml, ...}` and `FLOWC_GANG_ENDS`, how each kind in
 // use shows that it has ended, with a comment. `gangs` is by step name.
 std::string GangsBlock(const std::map<std::string, Gang>& gangs);
+// The same for the @parallel steps `steps` (indexes, in the order of their names), each
+// gang rendered, written to `out` and freed in turn: a flow may hold thousands.
+void WriteGangsBlock(const ir::Flow& flow, const std::vector<size_t>& steps, OutputSink& out);
 
 }  // namespace flowc::backends::airflow
 

@@ -89,6 +89,10 @@ bool HasReference(const ir::Pod& pod, graph::Segment::Kind kind) {
   return false;
 }
 
+// A pod spec patch's text as a literal block, and in a record (which only checks strings).
+void LiteralText(YAML::Emitter& out, const char* text) { out << YAML::Literal << text; }
+void LiteralText(k8s::YamlRecord& out, const char* text) { out.Block(text); }
+
 bool IsPrintableAscii(std::string_view text) {
   for (char c : text) {
     if (c < 0x20 || c > 0x7E) return false;
@@ -126,17 +130,7 @@ class Renderer {
     out_ << YAML::Value;
     EmitString(out_, layout_.entry());
     Arguments();
-    if (shared_pull_secrets_) {
-      // Argo takes imagePullSecrets only for a whole workflow; every step
-      // that runs a pod of its own asks for the same ones.
-      for (size_t i = 0; i < flow_.steps.size(); ++i) {
-        if (flow_.steps[i].parallel) continue;
-        ArgoStrings strings({RefStyle::kContainer, false}, flow_.steps[i].pod);
-        k8s::EmitImagePullSecrets(out_, flow_.steps[i].pod, strings);
-        Collect(i, strings);
-        break;
-      }
-    }
+    SharedPullSecrets(out_);
     Key(out_, "templates");
     out_ << YAML::Value << YAML::BeginSeq;
     Dag(std::nullopt);
@@ -176,6 +170,21 @@ class Renderer {
     out_ << YAML::EndMap;
   }
 
+  // For a flow whose output is refused: finds what WorkflowTemplate would report, each pod's
+  // strings through the same calls in the same order, recorded rather than formatted.
+  void CheckStrings() {
+    k8s::YamlRecord scratch;
+    SharedPullSecrets(scratch);
+    for (size_t i = 0; i < flow_.steps.size(); ++i) {
+      k8s::YamlRecord record;
+      if (flow_.steps[i].parallel) {
+        Manifest(i);
+      } else {
+        Container(record, i);
+      }
+    }
+  }
+
   // Reports each literal `{{` that Argo would not pass through, at its step.
   bool ReportUnsafeLiterals(diag::Reporter& report) const {
     for (const auto& [step, tag] : unsafe_) {
@@ -187,6 +196,20 @@ class Renderer {
   }
 
  private:
+  // Argo takes imagePullSecrets only for a whole workflow; every step
+  // that runs a pod of its own asks for the same ones.
+  template <class Out>
+  void SharedPullSecrets(Out& out) {
+    if (!shared_pull_secrets_) return;
+    for (size_t i = 0; i < flow_.steps.size(); ++i) {
+      if (flow_.steps[i].parallel) continue;
+      ArgoStrings strings({RefStyle::kContainer, false}, flow_.steps[i].pod);
+      k8s::EmitImagePullSecrets(out, flow_.steps[i].pod, strings);
+      Collect(i, strings);
+      break;
+    }
+  }
+
   void Metadata() {
     Key(out_, "metadata");
     out_ << YAML::Value << YAML::BeginMap;
@@ -350,7 +373,7 @@ class Renderer {
     if (step.parallel) {
       JobSetResource(i);
     } else {
-      Container(i);
+      Container(out_, i);
     }
     out_ << YAML::EndMap;
   }
@@ -359,23 +382,24 @@ class Renderer {
   // the template, where Argo takes them for the pod; imagePullSecrets, which
   // Argo takes only for a whole workflow, as a patch of this pod's spec
   // unless the workflow has them.
-  void Container(size_t i) {
+  template <class Out>
+  void Container(Out& out, size_t i) {
     const ir::Step& step = flow_.steps[i];
     ArgoStrings strings({RefStyle::kContainer, HasReference(step.pod, graph::Segment::Kind::kItem)},
                         step.pod);
     if (!step.pod.labels.empty() || !step.pod.annotations.empty()) {
-      Key(out_, "metadata");
-      out_ << YAML::Value << YAML::BeginMap;
-      k8s::EmitPodMetadataFields(out_, step.pod, strings);
-      out_ << YAML::EndMap;
+      Key(out, "metadata");
+      out << YAML::Value << YAML::BeginMap;
+      k8s::EmitPodMetadataFields(out, step.pod, strings);
+      out << YAML::EndMap;
     }
-    k8s::EmitPlacementFields(out_, step.pod, strings);
+    k8s::EmitPlacementFields(out, step.pod, strings);
     // DRA claims: v4.1 templates take them as `resourceClaims`, which the
     // controller copies into the pod's spec (argoproj/argo-workflows#16587,
     // Template.ResourceClaims in pkg/apis/workflow/v1alpha1/workflow_types.go);
     // earlier versions have no such field and take them in the patch below.
     const bool typed_claims = argo_version_ == ArgoVersion::k4_1;
-    if (typed_claims) k8s::EmitResourceClaims(out_, step.pod, strings);
+    if (typed_claims) k8s::EmitResourceClaims(out, step.pod, strings);
     // Pod fields an Argo template lacks go in a patch of the pod's spec,
     // which Argo applies (strategic merge) to the pod it builds:
     // imagePullSecrets unless the workflow has them, and resourceClaims
@@ -388,39 +412,41 @@ class Renderer {
       if (patch_pull_secrets) k8s::EmitImagePullSecrets(patch, step.pod, strings);
       if (patch_claims) k8s::EmitResourceClaims(patch, step.pod, strings);
       patch << YAML::EndMap;
-      Key(out_, "podSpecPatch");
-      out_ << YAML::Value << YAML::Literal << patch.c_str();
+      Key(out, "podSpecPatch");
+      out << YAML::Value;
+      LiteralText(out, patch.c_str());
     }
-    Key(out_, "container");
-    out_ << YAML::Value;
-    k8s::EmitContainer(out_, step.pod, strings);
-    RetryStrategy(step);
+    Key(out, "container");
+    out << YAML::Value;
+    k8s::EmitContainer(out, step.pod, strings);
+    RetryStrategy(out, step);
     if (step.timeout_seconds) {
-      Key(out_, "activeDeadlineSeconds");
-      out_ << YAML::Value << *step.timeout_seconds;
+      Key(out, "activeDeadlineSeconds");
+      out << YAML::Value << *step.timeout_seconds;
     }
     Collect(i, strings);
   }
 
   // `retryStrategy` for @retry: every failure is retried, as on every other
   // target, after the step's wait.
-  void RetryStrategy(const ir::Step& step) {
+  template <class Out>
+  void RetryStrategy(Out& out, const ir::Step& step) {
     if (!Retried(step)) return;
-    Key(out_, "retryStrategy");
-    out_ << YAML::Value << YAML::BeginMap;
-    Key(out_, "limit");
-    out_ << YAML::Value << step.retry->times;
-    Key(out_, "retryPolicy");
-    ValueScalar(out_, "Always");
+    Key(out, "retryStrategy");
+    out << YAML::Value << YAML::BeginMap;
+    Key(out, "limit");
+    out << YAML::Value << step.retry->times;
+    Key(out, "retryPolicy");
+    ValueScalar(out, "Always");
     if (step.retry->minutes_between_retries > 0) {
-      Key(out_, "backoff");
-      out_ << YAML::Value << YAML::BeginMap;
-      Key(out_, "duration");
-      out_ << YAML::Value;
-      EmitString(out_, fmt::format("{}m", step.retry->minutes_between_retries));
-      out_ << YAML::EndMap;
+      Key(out, "backoff");
+      out << YAML::Value << YAML::BeginMap;
+      Key(out, "duration");
+      out << YAML::Value;
+      EmitString(out, fmt::format("{}m", step.retry->minutes_between_retries));
+      out << YAML::EndMap;
     }
-    out_ << YAML::EndMap;
+    out << YAML::EndMap;
   }
 
   // A resource template that creates the step's JobSet and waits for it.
@@ -428,7 +454,8 @@ class Renderer {
   // step's wait, so the wait is honoured and the attempts show in Argo, and
   // the JobSet itself (built without the step's @retry) fails at its first
   // failure. @timeout stays the JobSet's, each Job's deadline.
-  void JobSetResource(size_t i) {
+  // The step's gang as Argo creates it: its JobSet (or TrainJob) manifest.
+  std::string Manifest(size_t i) {
     const ir::Step& step = flow_.steps[i];
     // Named after the workflow, so a run's JobSets are told apart; inside a
     // foreach body or when retried also after the creating pod, so each
@@ -454,7 +481,12 @@ class Renderer {
       k8s::EmitStepJobSet(manifest, flow_, step, name, strings);
     }
     Collect(i, strings);
+    return manifest.c_str();
+  }
 
+  void JobSetResource(size_t i) {
+    const ir::Step& step = flow_.steps[i];
+    std::string manifest = Manifest(i);
     Key(out_, "resource");
     out_ << YAML::Value << YAML::BeginMap;
     Key(out_, "action");
@@ -469,9 +501,9 @@ class Renderer {
     out_ << YAML::Value
          << (step.trainjob ? TrainJobFailureCondition() : kJobSetFailed);
     Key(out_, "manifest");
-    out_ << YAML::Value << YAML::Literal << manifest.c_str();
+    out_ << YAML::Value << YAML::Literal << manifest;
     out_ << YAML::EndMap;
-    RetryStrategy(step);
+    RetryStrategy(out_, step);
   }
 
   void Collect(size_t step, const ArgoStrings& strings) {
@@ -501,6 +533,14 @@ class ArgoTarget final : public Backend {
     if (flow.steps.empty()) return false;
     Layout layout(flow);
     bool ok = CheckFlow(flow, layout, report);
+    if (!ok) {
+      // Refused: no text, but every diagnostic the rendering would add.
+      YAML::Emitter unused;
+      Renderer renderer(flow, layout, unused, options.argo_version);
+      renderer.CheckStrings();
+      renderer.ReportUnsafeLiterals(report);
+      return false;
+    }
     // The text goes into the sink as it is written: the driver keeps it until the compile
     // has succeeded (backend.h), so the checks the rendering makes may still fail it.
     k8s::SinkEmitter yaml(out, flow.steps.size());

@@ -403,4 +403,24 @@ void EmitPodTemplate(YamlRecord& out, const ir::Pod& pod, const StringPolicy& st
   impl::EmitPodTemplate(out, pod, strings);
 }
 
+void EmitPodMetadataFields(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPodMetadataFields(out, pod, strings);
+}
+
+void EmitContainer(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitContainer(out, pod, strings);
+}
+
+void EmitPlacementFields(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitPlacementFields(out, pod, strings);
+}
+
+void EmitImagePullSecrets(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitImagePullSecrets(out, pod, strings);
+}
+
+void EmitResourceClaims(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
+  impl::EmitResourceClaims(out, pod, strings);
+}
+
 }  // namespace flowc::backends::k8s

@@ -68,6 +68,13 @@ void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPoli
 void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
 // The same calls, recorded (for EmitRecordedMap).
 void EmitPodTemplate(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
+// Recorded versions of the pieces an Argo template places: a target that only checks a pod's
+// strings (its output refused) records the calls, which costs no YAML formatting.
+void EmitPodMetadataFields(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitContainer(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitPlacementFields(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitImagePullSecrets(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitResourceClaims(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
 
 }  // namespace flowc::backends::k8s
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "backends/argo/argo_backend.h"
@@ -362,6 +363,32 @@ std::string Names(const YAML::Node& seq, const char* key = "name") {
   std::string out;
   for (const YAML::Node& n : seq) out += (out.empty() ? "" : ",") + n[key].as<std::string>();
   return out;
+}
+
+// A flow refused for its size is not rendered, but the literals its pods'
+// strings hold are reported all the same: a container's and a gang's.
+TEST_CASE("argo: a refused flow still reports every literal Argo would read") {
+  std::string source = "@kubernetes(namespace=\"ml\", image=\"busybox\")\nflow big {\n";
+  auto name = [](int i) {
+    return i == 0 ? std::string("start") : i == 200 ? std::string("end") : fmt::format("s{}", i);
+  };
+  for (int i = 0; i <= 200; ++i) {
+    if (i == 7) source += "  @environment(vars={\"X\": \"{{workflow.name}}\"})\n";
+    if (i == 9) source += "  @parallel(nodes=2)\n  @environment(vars={\"Y\": \"{{=1+1}}\"})\n";
+    source += fmt::format("  step {} {{\n    run \"echo {}\"\n", name(i), i);
+    if (i < 200) source += fmt::format("    next {}\n", name(i + 1));
+    source += "  }\n";
+  }
+  source += "}\n";
+  Emitted e = Emit(source);
+  CHECK(!e.ok);
+  CHECK(e.yaml.empty());
+  std::vector<std::string> messages;
+  for (const diag::Diagnostic& d : e.compiled->diagnostics.all()) messages.push_back(d.message);
+  REQUIRE(messages.size() == 3);
+  CHECK(messages[0].find("needs 202 Argo templates") != std::string::npos);
+  CHECK(messages[1].find("step 's7' has the text '{{workflow.name}}'") != std::string::npos);
+  CHECK(messages[2].find("step 's9' has the text '{{=1+1}}'") != std::string::npos);
 }
 
 TEST_CASE("argo: a nested foreach is a DAG in a DAG, each with its element") {
