@@ -32,6 +32,39 @@ class FastLexerSimulator final : public antlr4::atn::LexerATNSimulator {
   std::vector<std::vector<Edges>>& edges_;
 };
 
+// The type of an IDENT or STRING the grammar matched (grammar/FlowLexer.g4 says why it leaves
+// these to code). A keyword is every token of the vocabulary whose literal name is a quoted word
+// (the rules of the lexer's KEYWORDS mode); a string is terminated when its last quote is not
+// the opening one and not escaped: a backslash not itself escaped always starts an escape, so
+// the quote is escaped when an odd run of backslashes precedes it.
+size_t Retype(size_t type, std::string_view text, const antlr4::dfa::Vocabulary& vocabulary) {
+  using flowc_grammar::FlowLexer;
+  if (type == FlowLexer::STRING) {
+    if (text.size() < 2 || text.back() != '"') return FlowLexer::UNTERMINATED_STRING;
+    size_t quote = text.size() - 1;
+    size_t escape = quote;
+    while (escape > 1 && text[escape - 1] == '\\') --escape;
+    if ((quote - escape) % 2 != 0) return FlowLexer::UNTERMINATED_STRING;
+    return type;
+  }
+  static const std::vector<std::pair<std::string, size_t>> keywords = [&vocabulary] {
+    std::vector<std::pair<std::string, size_t>> out;
+    for (size_t t = 1; t <= vocabulary.getMaxTokenType(); ++t) {
+      std::string name = vocabulary.getLiteralName(t);
+      if (name.size() > 2 && std::all_of(name.begin() + 1, name.end() - 1, [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+          })) {
+        out.emplace_back(name.substr(1, name.size() - 2), t);
+      }
+    }
+    return out;
+  }();
+  for (const auto& [word, keyword] : keywords) {
+    if (text == word) return keyword;
+  }
+  return type;
+}
+
 }  // namespace
 
 Utf8Stream::Utf8Stream(std::string_view text, const std::vector<uint32_t>& byte_of_codepoint)
@@ -135,7 +168,7 @@ void FastLexerSimulator::addDFAEdge(antlr4::dfa::DFAState* p, size_t t, antlr4::
   states[state][t] = q;
 }
 
-FastFlowLexer::FastFlowLexer(Utf8Stream* input) : FlowLexer(input) {
+FastFlowLexer::FastFlowLexer(Utf8Stream* input) : FlowLexer(input), input_(input) {
   auto* generated = getInterpreter<antlr4::atn::LexerATNSimulator>();
   simulator_ = new FastLexerSimulator(this, generated->_decisionToDFA);
   _interpreter = simulator_;
@@ -170,6 +203,9 @@ std::unique_ptr<antlr4::Token> FastFlowLexer::nextToken() {
       if (type == antlr4::Token::INVALID_TYPE) type = ttype;
     } while (type == MORE);
     if (type == SKIP || type == WS || type == COMMENT) continue;
+    if (type == IDENT || type == STRING) {
+      type = Retype(type, input_->Bytes(tokenStartCharIndex, input_->index()), getVocabulary());
+    }
     if (token == nullptr) emit();
     return std::move(token);
   }

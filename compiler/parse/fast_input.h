@@ -40,6 +40,11 @@ class Utf8Stream final : public antlr4::CharStream {
   std::string getText(const antlr4::misc::Interval& interval) override;
   std::string toString() const override;
 
+  // The bytes of code points [start, end).
+  std::string_view Bytes(size_t start, size_t end) const {
+    return text_.substr(ByteOf(start), ByteOf(end) - ByteOf(start));
+  }
+
  private:
   size_t ByteOf(size_t codepoint) const {
     return byte_of_codepoint_.empty() ? codepoint : byte_of_codepoint_[codepoint];
@@ -64,8 +69,10 @@ class Utf8Stream final : public antlr4::CharStream {
 // token and twice more in the token's constructor (getLine, getCharPositionInLine), and wraps
 // each token in a std::function (antlrcpp::finally) to release a mark that Utf8Stream does not
 // need. It also drops WS and COMMENT, which grammar/FlowLexer.g4 makes without `-> skip`: the
-// skip action cost more than the whole token (LexerActionExecutor::execute). The tokens the
-// parser sees are the same.
+// skip action cost more than the whole token (LexerActionExecutor::execute). And it gives the
+// grammar's IDENT and STRING the types that grammar/FlowLexer.g4 leaves to it: a keyword's, and
+// UNTERMINATED_STRING to a string without its closing quote. The tokens the parser sees are
+// those of separate keyword and unterminated-string rules (parse_input_test).
 class FastFlowLexer : public flowc_grammar::FlowLexer {
  public:
   explicit FastFlowLexer(Utf8Stream* input);
@@ -75,6 +82,7 @@ class FastFlowLexer : public flowc_grammar::FlowLexer {
   size_t getCharPositionInLine() override;
 
  private:
+  Utf8Stream* input_;
   antlr4::atn::LexerATNSimulator* simulator_;  // _interpreter, owned by Recognizer
 };
 
