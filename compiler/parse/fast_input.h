@@ -9,6 +9,7 @@
 #ifndef FLOWC_PARSE_FAST_INPUT_H_
 #define FLOWC_PARSE_FAST_INPUT_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -18,6 +19,24 @@
 #include "antlr4-runtime.h"
 
 namespace flowc::parse {
+
+// The lexer's input alphabet in classes: characters that every transition of the lexer's ATN
+// (its default mode) matches alike, so that the lexer's DFA takes the same edge on each. The
+// DFA has an edge for each character a state has seen, and each new edge costs the runtime a
+// closure over the state's configurations (LexerATNSimulator::computeTargetState, thousands of
+// instructions): every process builds its DFA afresh. Read through the class's representative,
+// its smallest character, a state needs one edge a class.
+struct CharClasses {
+  std::array<uint32_t, 128> ascii;  // the representative of each ASCII character
+  // The representative of every code point from 128 on, when they are all one class; else
+  // kNone, and they are read as they are.
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t non_ascii = kNone;
+};
+
+// The classes of the default mode of a lexer's ATN. '\n' is a class of its own: the simulator
+// counts lines by it (LexerATNSimulator::consume).
+CharClasses ClassesOf(const antlr4::atn::ATN& atn);
 
 // A CharStream over UTF-8 text, with ANTLRInputStream's contract (runtime/src/
 // ANTLRInputStream.cpp in antlr4 4.9: LA, consume, seek, getText) and its indexes, which count
@@ -40,6 +59,10 @@ class Utf8Stream final : public antlr4::CharStream {
   std::string getText(const antlr4::misc::Interval& interval) override;
   std::string toString() const override;
 
+  // From now on LA(1) answers a character's representative in `classes` (which outlives the
+  // stream): what FastFlowLexer's simulator reads. Its text and every other LA are the file's.
+  void UseClasses(const CharClasses* classes) { classes_ = classes; }
+
   // The bytes of code points [start, end).
   std::string_view Bytes(size_t start, size_t end) const {
     return text_.substr(ByteOf(start), ByteOf(end) - ByteOf(start));
@@ -57,10 +80,12 @@ class Utf8Stream final : public antlr4::CharStream {
   bool ascii_;        // a code point is a byte
   size_t first_ = 0;  // 1 after a byte order mark
   size_t position_ = 0;
+  const CharClasses* classes_ = nullptr;
 };
 
-// The generated lexer, on a LexerATNSimulator that also keeps the DFA's ASCII edges in a flat
-// table, per mode and state, read without a lock (flowc lexes on one thread). The table is
+// The generated lexer, reading its input in classes (CharClasses), on a LexerATNSimulator that
+// also keeps the DFA's ASCII edges in a flat table, per mode and state, read without a lock
+// (flowc lexes on one thread). The table is
 // filled where the runtime adds an edge (addDFAEdge), so it always agrees with the DFA's own
 // edge maps, which the runtime still fills and reads on every other path.
 //

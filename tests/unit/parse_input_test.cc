@@ -287,5 +287,21 @@ TEST_CASE("parse input: a byte order mark is skipped but keeps its index") {
   CHECK(locator.Range(flow.get()).column == 1);
 }
 
+TEST_CASE("parse input: the lexer reads characters in classes of its grammar") {
+  antlr4::ANTLRInputStream none("");
+  flowc_grammar::FlowLexer lexer(&none);
+  CharClasses classes = ClassesOf(lexer.getATN());
+  CHECK(classes.ascii['\n'] == '\n');  // LexerATNSimulator::consume counts lines by it
+  CHECK(classes.ascii['\r'] == '\r');
+  CHECK(classes.ascii['z'] == classes.ascii['b']);
+  CHECK(classes.ascii['e'] != classes.ascii['b']);  // an exponent
+  CHECK(classes.ascii['9'] == '0');
+  CHECK(classes.ascii['"'] == '"');
+  CHECK(classes.ascii['\\'] == '\\');
+  CHECK(classes.non_ascii == classes.ascii['$']);  // in no set but the negated ones
+  // Every character is read as a character the same transitions match.
+  for (uint32_t c = 0; c < 128; ++c) CHECK(classes.ascii[classes.ascii[c]] == classes.ascii[c]);
+}
+
 }  // namespace
 }  // namespace flowc::parse
