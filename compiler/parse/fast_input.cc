@@ -119,6 +119,12 @@ CharClasses ClassesOf(const antlr4::atn::ATN& atn) {
   return classes;
 }
 
+const std::array<uint32_t, 128> Utf8Stream::kIdentity = [] {
+  std::array<uint32_t, 128> identity{};
+  for (uint32_t c = 0; c < identity.size(); ++c) identity[c] = c;
+  return identity;
+}();
+
 Utf8Stream::Utf8Stream(std::string_view text, const std::vector<uint32_t>& byte_of_codepoint)
     : text_(text),
       byte_of_codepoint_(byte_of_codepoint),
@@ -144,16 +150,11 @@ size_t Utf8Stream::LA(ssize_t i) {
   // The current character: nearly every call (LexerATNSimulator::execATN and consume ask for
   // LA(1) once a character each).
   if (i == 1 && position_ < size_) {
-    if (ascii_) {
-      auto c = static_cast<unsigned char>(text_[position_]);
-      return classes_ != nullptr ? classes_->ascii[c] : c;
-    }
-    if (classes_ != nullptr) {
-      auto byte = static_cast<unsigned char>(text_[byte_of_codepoint_[position_]]);
-      if (byte < 0x80) return classes_->ascii[byte];
-      if (classes_->non_ascii != CharClasses::kNone) return classes_->non_ascii;
-      return CodePointAt(position_);
-    }
+    if (ascii_) return ascii_map_[static_cast<unsigned char>(text_[position_])];
+    auto byte = static_cast<unsigned char>(text_[byte_of_codepoint_[position_]]);
+    if (byte < 0x80) return ascii_map_[byte];
+    if (non_ascii_ != CharClasses::kNone) return non_ascii_;
+    return CodePointAt(position_);
   }
   if (i == 0) return 0;  // undefined
   // LA(-1) is the character before the current one, LA(1) the current one.

@@ -61,7 +61,10 @@ class Utf8Stream final : public antlr4::CharStream {
 
   // From now on LA(1) answers a character's representative in `classes` (which outlives the
   // stream): what FastFlowLexer's simulator reads. Its text and every other LA are the file's.
-  void UseClasses(const CharClasses* classes) { classes_ = classes; }
+  void UseClasses(const CharClasses* classes) {
+    ascii_map_ = classes->ascii.data();
+    non_ascii_ = classes->non_ascii;
+  }
 
   // The bytes of code points [start, end).
   std::string_view Bytes(size_t start, size_t end) const {
@@ -80,7 +83,10 @@ class Utf8Stream final : public antlr4::CharStream {
   bool ascii_;        // a code point is a byte
   size_t first_ = 0;  // 1 after a byte order mark
   size_t position_ = 0;
-  const CharClasses* classes_ = nullptr;
+  // LA(1)'s answer for an ASCII character and for any other (CharClasses::kNone: itself).
+  static const std::array<uint32_t, 128> kIdentity;
+  const uint32_t* ascii_map_ = kIdentity.data();
+  uint32_t non_ascii_ = CharClasses::kNone;
 };
 
 // The generated lexer, reading its input in classes (CharClasses), on a LexerATNSimulator that
