@@ -1,7 +1,9 @@
 #include "compiler/graph/decorator_table.h"
 
 #include <map>
+#include <optional>
 #include <string>
+#include <stdexcept>
 
 namespace flowc::graph::decorator_table {
 namespace {
@@ -118,10 +120,8 @@ const DecoratorSpec* FindDecorator(std::string_view name) {
 }
 
 const ArgSpec* FindArg(const DecoratorSpec& spec, std::string_view name) {
-  for (const ArgSpec& arg : spec.args) {
-    if (arg.name == name) return &arg;
-  }
-  return nullptr;
+  size_t position = ArgPosition(spec, name);
+  return position == kNoArg ? nullptr : &spec.args[position];
 }
 
 
@@ -145,11 +145,31 @@ Value DefaultValue(std::string_view literal) {
 
 }  // namespace
 
-const Value& Default(const ArgSpec& arg) {
-  static std::map<const ArgSpec*, Value> cache;
-  auto it = cache.find(&arg);
-  if (it == cache.end()) it = cache.emplace(&arg, DefaultValue(arg.default_value)).first;
-  return it->second;
+ArgIndex::ArgIndex(const DecoratorSpec& spec) : spec_(&spec), defaults_(spec.args.size()) {
+  if (spec.args.size() >= kEmpty) throw std::logic_error("too many arguments to index");
+  slots_.fill(kEmpty);
+  for (size_t a = 0; a < spec.args.size(); ++a) {
+    const ArgSpec& arg = spec.args[a];
+    if (!arg.default_value.empty()) defaults_[a] = DefaultValue(arg.default_value);
+    if (arg.name.empty() || Find(arg.name) != kNoArg) continue;  // the first of a name
+    size_t slot = Hash(arg.name);
+    while (slots_[slot] != kEmpty) slot = (slot + 1) & kMask;
+    slots_[slot] = static_cast<uint8_t>(a);
+  }
+}
+
+const ArgIndex& IndexOf(const DecoratorSpec& spec) {
+  static const std::vector<ArgIndex> table = [] {
+    std::vector<ArgIndex> out;
+    for (const DecoratorSpec& s : Table()) out.emplace_back(s);
+    return out;
+  }();
+  const std::vector<DecoratorSpec>& specs = Table();
+  if (&spec >= specs.data() && &spec < specs.data() + specs.size()) {
+    return table[static_cast<size_t>(&spec - specs.data())];
+  }
+  static std::map<const DecoratorSpec*, ArgIndex> others;  // a test's own specs
+  return others.try_emplace(&spec, spec).first->second;
 }
 
 }  // namespace flowc::graph::decorator_table

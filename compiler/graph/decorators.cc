@@ -22,12 +22,11 @@ using Kind = ast::Value::Kind;
 using decorator_table::ArgSpec;
 using decorator_table::CheckDecorators;
 using decorator_table::DecoratorSpec;
-using decorator_table::Default;
-using decorator_table::FindArg;
 using decorator_table::FindDecorator;
 using decorator_table::kOnFlow;
 using decorator_table::kOnStep;
 using decorator_table::Placement;
+using decorator_table::kNoArg;
 using decorator_table::Table;
 
 // ---------------------------------------------------------------------------
@@ -40,8 +39,22 @@ struct Resolved {
 
 class Args {
  public:
+  // A written decorator's arguments are found once here, by their position in the table.
   Args(const DecoratorSpec& spec, const ast::Decorator* flow, const ast::Decorator* step)
-      : spec_(spec), flow_(flow), step_(step) {}
+      : spec_(spec), index_(decorator_table::IndexOf(spec)), flow_(flow), step_(step) {
+    if (!present()) return;
+    written_.resize(spec.args.size());
+    for (const ast::Decorator* d : {step_, flow_}) {
+      if (d == nullptr) continue;
+      for (const ast::Argument& arg : d->arguments) {
+        size_t position = index_.Find(arg.name.name);
+        // The first written wins: the step's, then the flow's.
+        if (position != kNoArg && written_[position].value == nullptr) {
+          written_[position] = {&arg.value, d == step_};
+        }
+      }
+    }
+  }
 
   bool present() const { return flow_ != nullptr || step_ != nullptr; }
   // The step's own decorator, else the flow's.
@@ -50,23 +63,28 @@ class Args {
   std::string_view name() const { return spec_.name; }
 
   Resolved Get(std::string_view name) const {
-    for (const ast::Decorator* d : {step_, flow_}) {
-      if (d == nullptr) continue;
-      for (const ast::Argument& arg : d->arguments) {
-        if (arg.name.name == name) return {&arg.value, d == step_};
+    size_t position = index_.Find(name);
+    if (position != kNoArg && !written_.empty() && written_[position].value != nullptr) {
+      return written_[position];
+    }
+    if (position != kNoArg) return {index_.Default(position), false};
+    for (const ast::Decorator* d : {step_, flow_}) {  // a name the table lacks, as written
+      for (size_t i = 0; d != nullptr && i < d->arguments.size(); ++i) {
+        if (d->arguments[i].name.name == name) return {&d->arguments[i].value, d == step_};
       }
     }
-    const ArgSpec* arg = FindArg(spec_, name);
-    if (arg != nullptr && !arg->default_value.empty()) return {&Default(*arg), false};
     return {};
   }
 
   const Value* operator[](std::string_view name) const { return Get(name).value; }
 
  private:
+
   const DecoratorSpec& spec_;
+  const decorator_table::ArgIndex& index_;
   const ast::Decorator* flow_;
   const ast::Decorator* step_;
+  std::vector<Resolved> written_;  // by position in spec_.args; empty when not present()
 };
 
 // Every decorator's arguments for one step, in the table's order. (A std::map of them, built

@@ -32,7 +32,98 @@ class FastLexerSimulator final : public antlr4::atn::LexerATNSimulator {
   std::vector<std::vector<Edges>>& edges_;
 };
 
+// The type of an IDENT or STRING the grammar matched (grammar/FlowLexer.g4 says why it leaves
+// these to code). A keyword is every token of the vocabulary whose literal name is a quoted word
+// (the rules of the lexer's KEYWORDS mode); a string is terminated when its last quote is not
+// the opening one and not escaped: a backslash not itself escaped always starts an escape, so
+// the quote is escaped when an odd run of backslashes precedes it.
+size_t Retype(size_t type, std::string_view text, const antlr4::dfa::Vocabulary& vocabulary) {
+  using flowc_grammar::FlowLexer;
+  if (type == FlowLexer::STRING) {
+    if (text.size() < 2 || text.back() != '"') return FlowLexer::UNTERMINATED_STRING;
+    size_t quote = text.size() - 1;
+    size_t escape = quote;
+    while (escape > 1 && text[escape - 1] == '\\') --escape;
+    if ((quote - escape) % 2 != 0) return FlowLexer::UNTERMINATED_STRING;
+    return type;
+  }
+  static const std::vector<std::pair<std::string, size_t>> keywords = [&vocabulary] {
+    std::vector<std::pair<std::string, size_t>> out;
+    for (size_t t = 1; t <= vocabulary.getMaxTokenType(); ++t) {
+      std::string name = vocabulary.getLiteralName(t);
+      if (name.size() > 2 && std::all_of(name.begin() + 1, name.end() - 1, [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+          })) {
+        out.emplace_back(name.substr(1, name.size() - 2), t);
+      }
+    }
+    return out;
+  }();
+  for (const auto& [word, keyword] : keywords) {
+    if (text == word) return keyword;
+  }
+  return type;
+}
+
 }  // namespace
+
+CharClasses ClassesOf(const antlr4::atn::ATN& atn) {
+  // The sets that the default mode's transitions match (atn/Transition.h: label(); a
+  // NotSetTransition's is the set it excludes, a WildcardTransition's is empty, as it matches
+  // every character alike). A rule's stop state leads back to where the rule was invoked
+  // (ATNDeserializer adds those epsilon transitions), so following targets reaches them all.
+  std::vector<antlr4::misc::IntervalSet> labels;
+  std::vector<bool> seen(atn.states.size());
+  std::vector<antlr4::atn::ATNState*> todo{atn.modeToStartState.at(0)};
+  seen[todo[0]->stateNumber] = true;
+  while (!todo.empty()) {
+    antlr4::atn::ATNState* state = todo.back();
+    todo.pop_back();
+    for (antlr4::atn::Transition* transition : state->transitions) {
+      if (!transition->isEpsilon()) labels.push_back(transition->label());
+      if (!seen[transition->target->stateNumber]) {
+        seen[transition->target->stateNumber] = true;
+        todo.push_back(transition->target);
+      }
+    }
+  }
+  labels.push_back(antlr4::misc::IntervalSet::of('\n'));
+  // Ranges between the sets' bounds; a range's signature is the sets that hold it.
+  constexpr uint32_t kEnd = 0x110000;  // past the last code point (Lexer::MAX_CHAR_VALUE)
+  std::vector<uint32_t> bounds{0, kEnd};
+  for (const antlr4::misc::IntervalSet& label : labels) {
+    for (const antlr4::misc::Interval& interval : label.getIntervals()) {
+      bounds.push_back(static_cast<uint32_t>(interval.a));
+      bounds.push_back(static_cast<uint32_t>(interval.b) + 1);
+    }
+  }
+  std::sort(bounds.begin(), bounds.end());
+  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+  std::vector<std::string> signature(bounds.size() - 1, std::string(labels.size(), '0'));
+  for (size_t l = 0; l < labels.size(); ++l) {
+    for (const antlr4::misc::Interval& interval : labels[l].getIntervals()) {
+      auto range = std::lower_bound(bounds.begin(), bounds.end(), interval.a) - bounds.begin();
+      for (; bounds[range] <= static_cast<uint32_t>(interval.b); ++range) signature[range][l] = '1';
+    }
+  }
+  // Each range's representative: the first character of the first range of its signature.
+  CharClasses classes;
+  std::map<std::string, uint32_t> first;
+  for (size_t range = 0; range + 1 < bounds.size(); ++range) {
+    uint32_t representative = first.emplace(signature[range], bounds[range]).first->second;
+    for (uint32_t c = bounds[range]; c < std::min<uint32_t>(bounds[range + 1], 128); ++c) {
+      classes.ascii[c] = representative;
+    }
+    if (bounds[range] <= 128 && bounds[range + 1] == kEnd) classes.non_ascii = representative;
+  }
+  return classes;
+}
+
+const std::array<uint32_t, 128> Utf8Stream::kIdentity = [] {
+  std::array<uint32_t, 128> identity{};
+  for (uint32_t c = 0; c < identity.size(); ++c) identity[c] = c;
+  return identity;
+}();
 
 Utf8Stream::Utf8Stream(std::string_view text, const std::vector<uint32_t>& byte_of_codepoint)
     : text_(text),
@@ -56,9 +147,15 @@ void Utf8Stream::consume() {
 }
 
 size_t Utf8Stream::LA(ssize_t i) {
-  // The current character of ASCII text: nearly every call (LexerATNSimulator::execATN and
-  // consume ask for LA(1) once a character each).
-  if (i == 1 && position_ < size_ && ascii_) return static_cast<unsigned char>(text_[position_]);
+  // The current character: nearly every call (LexerATNSimulator::execATN and consume ask for
+  // LA(1) once a character each).
+  if (i == 1 && position_ < size_) {
+    if (ascii_) return ascii_map_[static_cast<unsigned char>(text_[position_])];
+    auto byte = static_cast<unsigned char>(text_[byte_of_codepoint_[position_]]);
+    if (byte < 0x80) return ascii_map_[byte];
+    if (non_ascii_ != CharClasses::kNone) return non_ascii_;
+    return CodePointAt(position_);
+  }
   if (i == 0) return 0;  // undefined
   // LA(-1) is the character before the current one, LA(1) the current one.
   auto at = static_cast<ssize_t>(position_) + (i < 0 ? i : i - 1);
@@ -135,7 +232,9 @@ void FastLexerSimulator::addDFAEdge(antlr4::dfa::DFAState* p, size_t t, antlr4::
   states[state][t] = q;
 }
 
-FastFlowLexer::FastFlowLexer(Utf8Stream* input) : FlowLexer(input) {
+FastFlowLexer::FastFlowLexer(Utf8Stream* input) : FlowLexer(input), input_(input) {
+  static const CharClasses classes = ClassesOf(getATN());  // of the one lexer grammar
+  input->UseClasses(&classes);
   auto* generated = getInterpreter<antlr4::atn::LexerATNSimulator>();
   simulator_ = new FastLexerSimulator(this, generated->_decisionToDFA);
   _interpreter = simulator_;
@@ -170,6 +269,9 @@ std::unique_ptr<antlr4::Token> FastFlowLexer::nextToken() {
       if (type == antlr4::Token::INVALID_TYPE) type = ttype;
     } while (type == MORE);
     if (type == SKIP || type == WS || type == COMMENT) continue;
+    if (type == IDENT || type == STRING) {
+      type = Retype(type, input_->Bytes(tokenStartCharIndex, input_->index()), getVocabulary());
+    }
     if (token == nullptr) emit();
     return std::move(token);
   }

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "compiler/graph/decorator_table.h"
 #include "compiler/graph/names.h"
 #include "compiler/graph/quantity.h"
 #include "compiler/graph/templating.h"
@@ -216,6 +217,31 @@ TEST_CASE("graph: schedules") {
   CHECK(bad->errors().find("has '24' in the hour field, outside 0-23") != std::string::npos);
   auto names = Analyze(Linear("@schedule(cron=\"*/15 9-17 * JAN-MAR MON-FRI\")", ""));
   CHECK_MESSAGE(names->flow, names->errors());
+}
+
+TEST_CASE("graph: a decorator's arguments are found by name in its index") {
+  using namespace graph::decorator_table;
+  for (const DecoratorSpec& spec : Table()) {
+    CAPTURE(spec.name);
+    const ArgIndex& index = IndexOf(spec);
+    CHECK(&IndexOf(spec) == &index);
+    for (size_t a = 0; a < spec.args.size(); ++a) {
+      CHECK(index.Find(spec.args[a].name) == a);
+      CHECK(FindArg(spec, spec.args[a].name) == &spec.args[a]);
+      CHECK((index.Default(a) != nullptr) == !spec.args[a].default_value.empty());
+      std::string name(spec.args[a].name);
+      CHECK(index.Find(name + "x") == kNoArg);
+      CHECK(index.Find(name.substr(1)) == kNoArg);
+    }
+    CHECK(index.Find("") == kNoArg);
+    CHECK(index.Find("no_such_argument") == kNoArg);
+  }
+  // A spec not in the table, with a name twice: the first is found.
+  DecoratorSpec own{"own", kOnStep, {{"a", ArgType::kInt, 0, 9, "7"}, {"a", ArgType::kBool}}};
+  CHECK(ArgPosition(own, "a") == 0);
+  REQUIRE(IndexOf(own).Default(0) != nullptr);
+  CHECK(IndexOf(own).Default(0)->int_value == 7);
+  CHECK(IndexOf(own).Default(1) == nullptr);
 }
 
 }  // namespace
