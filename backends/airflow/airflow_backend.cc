@@ -270,7 +270,7 @@ class DagWriter {
       Kwargs call = GangArgs(step);
       if (item_needed && runtime_item) call.emplace_back("item", PyExpr::Code("item"));
       if (item_needed && !runtime_item) call.emplace_back("item", Rendered(scope.item_value));
-      out += Assign(var, PyExpr::Call(GangTask(step, task_id), {}, std::move(call)), indent);
+      out += Assign(var, PyExpr::Call(GangTask(s, task_id), {}, std::move(call)), indent);
       return out;
     }
 
@@ -308,7 +308,7 @@ class DagWriter {
     if (step.parallel) {
       PyExpr items = ItemsExpr(foreach, task_id, var, out);
       PyExpr partial =
-          PyExpr::Call(PyExpr::Attr(GangTask(step, task_id), "partial"), {}, GangArgs(step));
+          PyExpr::Call(PyExpr::Attr(GangTask(s, task_id), "partial"), {}, GangArgs(step));
       out += Assign(var,
                     PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
                                  {{"item", std::move(items)}}),
@@ -386,16 +386,17 @@ class DagWriter {
     return PyExpr::Code(var);
   }
 
-  // `task.sensor(task_id=..., ...)(flowc_gang)`, recording the step's gang.
+  // `task.sensor(task_id=..., ...)(flowc_gang)` for step `s`, recording its gang.
   // A sensor in reschedule mode frees its worker slot between pokes
   // (airflow/sensors/base.py, BaseSensorOperator `mode`); @retry is the
   // sensor's retries, each try a fresh gang; @timeout is not
   // execution_timeout, which would bound each poke alone (the sensor's
   // docstring: it leaves out the reschedule delays), but flowc_gang's
   // timeout_seconds, which bounds the try from the gang's creation.
-  PyExpr GangTask(const ir::Step& step, const std::string& task_id) {
+  PyExpr GangTask(size_t s, const std::string& task_id) {
+    const ir::Step& step = flow_.steps[s];
     seen_.task = seen_.text = true;
-    seen_.gangs.push_back(static_cast<size_t>(&step - flow_.steps.data()));
+    seen_.gangs.push_back(s);
     Kwargs kw = {{"task_id", PyExpr::Str(task_id)}};
     AppendControlKwargs(step, kw, /*with_timeout=*/false);
     seen_.datetime = seen_.datetime || NeedsDatetime(step);
