@@ -3,10 +3,6 @@
 #include "backends/k8s/yaml_record.h"
 
 namespace flowc::backends::k8s {
-// Each renderer is written once for a YAML::Emitter and for a YamlRecord (whose recorded maps
-// yaml-cpp writes once: yaml_record.h); the calls between them are qualified, so a record is
-// never turned back into an emitter on the way.
-namespace impl {
 namespace {
 
 // `out << YAML::BeginMap` that, in a record, also opens a unit: a block map that recurs on its
@@ -35,16 +31,17 @@ void StringMap(Out& out, std::string_view key, const ir::KeyValues& values,
   if (values.empty()) return;
   Key(out, key);
   out << YAML::Value;
-  const size_t unit = impl::BeginUnit(out);
+  const size_t unit = BeginUnit(out);
   for (const auto& [k, v] : values) {
     out << YAML::Key;
     EmitString(out, strings.Literal(k));
     out << YAML::Value;
     EmitString(out, strings.Literal(v));
   }
-  impl::EndUnit(out, unit);
+  EndUnit(out, unit);
 }
 
+}  // namespace
 
 template <class Out>
 void EmitEnv(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
@@ -52,7 +49,7 @@ void EmitEnv(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   Key(out, "env");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::EnvVar& var : pod.env) {
-    const size_t unit = impl::BeginUnit(out);
+    const size_t unit = BeginUnit(out);
     StringField(out, "name", strings.Literal(var.name));
     if (!var.field_path.empty()) {
       Key(out, "valueFrom");
@@ -64,7 +61,7 @@ void EmitEnv(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
     } else {
       StringField(out, "value", strings.Literal(var.value));
     }
-    impl::EndUnit(out, unit);
+    EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
@@ -84,30 +81,30 @@ void EmitVolumeMounts(Out& out, const ir::Pod& pod, const StringPolicy& strings)
   Key(out, "volumeMounts");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::VolumeMount& mount : pod.volume_mounts) {
-    const size_t unit = impl::BeginUnit(out);
+    const size_t unit = BeginUnit(out);
     StringField(out, "name", strings.Literal(mount.name));
     StringField(out, "mountPath", strings.Literal(mount.mount_path));
     if (mount.read_only) {
       Key(out, "readOnly");
       out << YAML::Value << true;
     }
-    impl::EndUnit(out, unit);
+    EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
 
 template <class Out>
 void EmitResources(Out& out, const ir::Pod& pod, const StringPolicy& strings,
-                   std::string_view key = "resources") {
+                   std::string_view key) {
   const ir::Resources& resources = pod.resources;
   if (resources.requests.empty() && resources.limits.empty() && resources.claims.empty()) return;
   Key(out, key);
   out << YAML::Value;
-  const size_t unit = impl::BeginUnit(out);
+  const size_t unit = BeginUnit(out);
   // Quantities stay YAML strings ("1", "4096M"): inside a CRD (JobSet, Argo)
   // a number would fail the quantity schema's string pattern.
-  impl::StringMap(out, "requests", resources.requests, strings);
-  impl::StringMap(out, "limits", resources.limits, strings);
+  StringMap(out, "requests", resources.requests, strings);
+  StringMap(out, "limits", resources.limits, strings);
   if (!resources.claims.empty()) {
     Key(out, "claims");
     out << YAML::Value << YAML::BeginSeq;
@@ -118,7 +115,7 @@ void EmitResources(Out& out, const ir::Pod& pod, const StringPolicy& strings,
     }
     out << YAML::EndSeq;
   }
-  impl::EndUnit(out, unit);
+  EndUnit(out, unit);
 }
 
 template <class Out>
@@ -127,7 +124,7 @@ void EmitSecurityContext(Out& out, const ir::Pod& pod) {
   const ir::SecurityContext& context = *pod.security_context;
   Key(out, "securityContext");
   out << YAML::Value;
-  const size_t unit = impl::BeginUnit(out);
+  const size_t unit = BeginUnit(out);
   if (context.privileged) {
     Key(out, "privileged");
     out << YAML::Value << *context.privileged;
@@ -149,41 +146,41 @@ void EmitSecurityContext(Out& out, const ir::Pod& pod) {
     Key(out, "runAsNonRoot");
     out << YAML::Value << *context.run_as_non_root;
   }
-  impl::EndUnit(out, unit);
+  EndUnit(out, unit);
 }
 
 template <class Out>
 void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::StringMap(out, "labels", pod.labels, strings);
-  impl::StringMap(out, "annotations", pod.annotations, strings);
+  StringMap(out, "labels", pod.labels, strings);
+  StringMap(out, "annotations", pod.annotations, strings);
 }
 
 template <class Out>
 void EmitContainer(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
-  const size_t unit = impl::BeginUnit(out);
+  const size_t unit = BeginUnit(out);
   StringField(out, "name", strings.Literal(pod.container_name));
   if (!pod.image.empty()) StringField(out, "image", strings.Literal(pod.image));
-  impl::EmitCommand(out, pod, strings);
-  impl::EmitEnv(out, pod, strings);
+  EmitCommand(out, pod, strings);
+  EmitEnv(out, pod, strings);
   if (!pod.env_from_secrets.empty()) {
     Key(out, "envFrom");
     out << YAML::Value << YAML::BeginSeq;
     for (const std::string& secret : pod.env_from_secrets) {
-      const size_t unit = impl::BeginUnit(out);
+      const size_t unit = BeginUnit(out);
       Key(out, "secretRef");
       out << YAML::Value << YAML::BeginMap;
       StringField(out, "name", strings.Literal(secret));
       out << YAML::EndMap;
-      impl::EndUnit(out, unit);
+      EndUnit(out, unit);
     }
     out << YAML::EndSeq;
   }
-  impl::EmitResources(out, pod, strings);
-  impl::EmitVolumeMounts(out, pod, strings);
+  EmitResources(out, pod, strings);
+  EmitVolumeMounts(out, pod, strings);
   if (!pod.image_pull_policy.empty()) {
     StringField(out, "imagePullPolicy", strings.Literal(pod.image_pull_policy));
   }
-  impl::EmitSecurityContext(out, pod);
+  EmitSecurityContext(out, pod);
   if (pod.port) {
     Key(out, "ports");
     out << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
@@ -192,7 +189,7 @@ void EmitContainer(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
     out << YAML::EndMap << YAML::EndSeq;
   }
   if (!pod.working_dir.empty()) StringField(out, "workingDir", strings.Literal(pod.working_dir));
-  impl::EndUnit(out, unit);
+  EndUnit(out, unit);
 }
 
 template <class Out>
@@ -201,7 +198,7 @@ void EmitTolerations(Out& out, const ir::Pod& pod, const StringPolicy& strings) 
   Key(out, "tolerations");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::Toleration& toleration : pod.tolerations) {
-    const size_t unit = impl::BeginUnit(out);
+    const size_t unit = BeginUnit(out);
     if (!toleration.key.empty()) StringField(out, "key", strings.Literal(toleration.key));
     if (!toleration.op.empty()) StringField(out, "operator", strings.Literal(toleration.op));
     if (!toleration.value.empty()) StringField(out, "value", strings.Literal(toleration.value));
@@ -210,7 +207,7 @@ void EmitTolerations(Out& out, const ir::Pod& pod, const StringPolicy& strings) 
       Key(out, "tolerationSeconds");
       out << YAML::Value << *toleration.toleration_seconds;
     }
-    impl::EndUnit(out, unit);
+    EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
@@ -221,7 +218,7 @@ void EmitVolumes(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
   Key(out, "volumes");
   out << YAML::Value << YAML::BeginSeq;
   for (const ir::Volume& volume : pod.volumes) {
-    const size_t unit = impl::BeginUnit(out);
+    const size_t unit = BeginUnit(out);
     StringField(out, "name", strings.Literal(volume.name));
     switch (volume.kind) {
       case ir::Volume::Kind::kMemory:
@@ -256,14 +253,14 @@ void EmitVolumes(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
         out << YAML::EndMap;
         break;
     }
-    impl::EndUnit(out, unit);
+    EndUnit(out, unit);
   }
   out << YAML::EndSeq;
 }
 
 template <class Out>
 void EmitNodeSelector(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::StringMap(out, "nodeSelector", pod.node_selector, strings);
+  StringMap(out, "nodeSelector", pod.node_selector, strings);
 }
 
 template <class Out>
@@ -298,16 +295,16 @@ void EmitPlacementFields(Out& out, const ir::Pod& pod, const StringPolicy& strin
   if (!pod.service_account_name.empty()) {
     StringField(out, "serviceAccountName", strings.Literal(pod.service_account_name));
   }
-  impl::EmitNodeSelector(out, pod, strings);
-  impl::EmitTolerations(out, pod, strings);
-  impl::EmitVolumes(out, pod, strings);
+  EmitNodeSelector(out, pod, strings);
+  EmitTolerations(out, pod, strings);
+  EmitVolumes(out, pod, strings);
 }
 
 template <class Out>
 void EmitPodSpecFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitPlacementFields(out, pod, strings);
-  impl::EmitImagePullSecrets(out, pod, strings);
-  impl::EmitResourceClaims(out, pod, strings);
+  EmitPlacementFields(out, pod, strings);
+  EmitImagePullSecrets(out, pod, strings);
+  EmitResourceClaims(out, pod, strings);
 }
 
 template <class Out>
@@ -316,9 +313,9 @@ void EmitPodTemplate(Out& out, const ir::Pod& pod, const StringPolicy& strings) 
   if (!pod.labels.empty() || !pod.annotations.empty()) {
     Key(out, "metadata");
     out << YAML::Value;
-    const size_t unit = impl::BeginUnit(out);
-    impl::EmitPodMetadataFields(out, pod, strings);
-    impl::EndUnit(out, unit);
+    const size_t unit = BeginUnit(out);
+    EmitPodMetadataFields(out, pod, strings);
+    EndUnit(out, unit);
   }
   Key(out, "spec");
   out << YAML::Value << YAML::BeginMap;
@@ -326,101 +323,34 @@ void EmitPodTemplate(Out& out, const ir::Pod& pod, const StringPolicy& strings) 
   // target (JobSet failurePolicy, Argo retryStrategy), so they mean one thing.
   Key(out, "restartPolicy");
   ValueScalar(out, "Never");
-  impl::EmitPodSpecFields(out, pod, strings);
+  EmitPodSpecFields(out, pod, strings);
   Key(out, "containers");
   out << YAML::Value << YAML::BeginSeq;
-  impl::EmitContainer(out, pod, strings);
+  EmitContainer(out, pod, strings);
   out << YAML::EndSeq;
   out << YAML::EndMap;
   out << YAML::EndMap;
 }
 
-}  // namespace
-}  // namespace impl
-
-void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitPodMetadataFields(out, pod, strings);
-}
-
-void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitContainer(out, pod, strings);
-}
-
-void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitPodSpecFields(out, pod, strings);
-}
-
-void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitPlacementFields(out, pod, strings);
-}
-
-void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitCommand(out, pod, strings);
-}
-
-void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitEnv(out, pod, strings);
-}
-
-void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings,
-                   std::string_view key) {
-  impl::EmitResources(out, pod, strings, key);
-}
-
-void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitVolumeMounts(out, pod, strings);
-}
-
-void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod) {
-  impl::EmitSecurityContext(out, pod);
-}
-
-void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitTolerations(out, pod, strings);
-}
-
-void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitVolumes(out, pod, strings);
-}
-
-void EmitNodeSelector(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitNodeSelector(out, pod, strings);
-}
-
-void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitImagePullSecrets(out, pod, strings);
-}
-
-void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitResourceClaims(out, pod, strings);
-}
-
-void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitPodTemplate(out, pod, strings);
-}
-
-void EmitPodTemplate(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitPodTemplate(out, pod, strings);
-}
-
-void EmitPodMetadataFields(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitPodMetadataFields(out, pod, strings);
-}
-
-void EmitContainer(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitContainer(out, pod, strings);
-}
-
-void EmitPlacementFields(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitPlacementFields(out, pod, strings);
-}
-
-void EmitImagePullSecrets(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitImagePullSecrets(out, pod, strings);
-}
-
-void EmitResourceClaims(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings) {
-  impl::EmitResourceClaims(out, pod, strings);
-}
+// Every renderer for both outputs (pod_yaml.h).
+#define FLOWC_POD_YAML_FOR(Out)                                                             \
+  template void EmitPodMetadataFields(Out&, const ir::Pod&, const StringPolicy&);           \
+  template void EmitContainer(Out&, const ir::Pod&, const StringPolicy&);                   \
+  template void EmitPodSpecFields(Out&, const ir::Pod&, const StringPolicy&);               \
+  template void EmitPlacementFields(Out&, const ir::Pod&, const StringPolicy&);             \
+  template void EmitCommand(Out&, const ir::Pod&, const StringPolicy&);                     \
+  template void EmitEnv(Out&, const ir::Pod&, const StringPolicy&);                         \
+  template void EmitResources(Out&, const ir::Pod&, const StringPolicy&, std::string_view); \
+  template void EmitVolumeMounts(Out&, const ir::Pod&, const StringPolicy&);                \
+  template void EmitSecurityContext(Out&, const ir::Pod&);                                  \
+  template void EmitTolerations(Out&, const ir::Pod&, const StringPolicy&);                 \
+  template void EmitVolumes(Out&, const ir::Pod&, const StringPolicy&);                     \
+  template void EmitNodeSelector(Out&, const ir::Pod&, const StringPolicy&);                \
+  template void EmitImagePullSecrets(Out&, const ir::Pod&, const StringPolicy&);            \
+  template void EmitResourceClaims(Out&, const ir::Pod&, const StringPolicy&);              \
+  template void EmitPodTemplate(Out&, const ir::Pod&, const StringPolicy&);
+FLOWC_POD_YAML_FOR(YAML::Emitter)
+FLOWC_POD_YAML_FOR(YamlRecord)
+#undef FLOWC_POD_YAML_FOR
 
 }  // namespace flowc::backends::k8s

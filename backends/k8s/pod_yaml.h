@@ -35,46 +35,58 @@ class StringPolicy {
 // Pod-level parts, each emitted as key/value pairs into a map the caller has
 // opened. Every function emits nothing for a field the pod leaves unset.
 //
+// Each writes to a YAML::Emitter, or records the same calls in a YamlRecord
+// (yaml_record.h): a recorded map recurring across pods is written by yaml-cpp
+// once (EmitRecordedMap), and a target that only checks a pod's strings (its
+// output refused) records them, which costs no YAML formatting. pod_yaml.cc
+// instantiates every one for both.
+//
 // metadata: labels, annotations (namespace is the object's, not the pod's).
-void EmitPodMetadataFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& strings);
 // The container map (`name`, image, command, env, envFrom, resources,
 // volumeMounts, imagePullPolicy, securityContext, ports), as one YAML map.
-void EmitContainer(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitContainer(Out& out, const ir::Pod& pod, const StringPolicy& strings);
 // serviceAccountName, nodeSelector, tolerations, volumes, imagePullSecrets,
 // resourceClaims.
-void EmitPodSpecFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitPodSpecFields(Out& out, const ir::Pod& pod, const StringPolicy& strings);
 // The same without imagePullSecrets and resourceClaims: what an Argo template
 // takes (Argo has pull secrets only for a whole workflow, and resource claims
 // only from v4; both go in a podSpecPatch).
-void EmitPlacementFields(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitPlacementFields(Out& out, const ir::Pod& pod, const StringPolicy& strings);
 // Pieces of the container alone, for a TrainJob's `trainer` and runtime
 // patches (backends/k8s/trainjob.cc), which take them apart: command, env,
 // resources (requests, limits, claims) under `key`, volumeMounts, and the
 // container's securityContext.
-void EmitCommand(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitEnv(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitResources(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings,
+template <class Out>
+void EmitCommand(Out& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitEnv(Out& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitResources(Out& out, const ir::Pod& pod, const StringPolicy& strings,
                    std::string_view key = "resources");
-void EmitVolumeMounts(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitSecurityContext(YAML::Emitter& out, const ir::Pod& pod);
+template <class Out>
+void EmitVolumeMounts(Out& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitSecurityContext(Out& out, const ir::Pod& pod);
 // Each of the above pieces alone, for targets (Argo) that place them apart.
-void EmitTolerations(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitVolumes(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitNodeSelector(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitImagePullSecrets(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitResourceClaims(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitTolerations(Out& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitVolumes(Out& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitNodeSelector(Out& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitImagePullSecrets(Out& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitResourceClaims(Out& out, const ir::Pod& pod, const StringPolicy& strings);
 
 // A whole PodTemplateSpec (metadata + spec with restartPolicy Never).
-void EmitPodTemplate(YAML::Emitter& out, const ir::Pod& pod, const StringPolicy& strings);
-// The same calls, recorded (for EmitRecordedMap).
-void EmitPodTemplate(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
-// Recorded versions of the pieces an Argo template places: a target that only checks a pod's
-// strings (its output refused) records the calls, which costs no YAML formatting.
-void EmitPodMetadataFields(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitContainer(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitPlacementFields(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitImagePullSecrets(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
-void EmitResourceClaims(YamlRecord& out, const ir::Pod& pod, const StringPolicy& strings);
+template <class Out>
+void EmitPodTemplate(Out& out, const ir::Pod& pod, const StringPolicy& strings);
 
 }  // namespace flowc::backends::k8s
 
