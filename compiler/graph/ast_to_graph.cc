@@ -12,7 +12,7 @@
 #include "compiler/graph/graph.h"
 #include "compiler/graph/names.h"
 #include "compiler/graph/params.h"
-#include "compiler/parse/strings.h"
+#include "compiler/graph/references.h"
 
 namespace flowc::graph {
 namespace {
@@ -51,7 +51,7 @@ class GraphBuilder {
       TopologicalOrder();
       shape_ok_ = MatchSplits();
     }
-    CheckReferences();
+    CheckRunReferences(flow_, ast_, shape_ok_, report_);
     gang_references_.Finish(ast_);
     CheckNameCollisions();
     if (report_.diagnostics().HasErrors()) return std::nullopt;
@@ -531,66 +531,6 @@ class GraphBuilder {
                         step.name))
         .SetHelp("every branch and foreach needs a step that all of its paths reach before 'end'");
     return false;
-  }
-
-  // --- references in run strings -----------------------------------------
-  void CheckReferences() {
-    std::vector<std::string_view> names = {"item", "run_id"};
-    for (const Param& p : flow_.params) names.push_back(p.name);
-    std::unordered_map<std::string_view, bool> used;
-    for (const Step& step : flow_.steps) {
-      if (!step.foreach_param.empty()) used[step.foreach_param] = true;
-    }
-    for (size_t i = 0; i < flow_.steps.size(); ++i) {
-      Step& step = flow_.steps[i];
-      if (ast_.steps[i].runs.empty()) continue;
-      const ast::Value& command = ast_.steps[i].runs[0].command;
-      std::vector<const ast::Value*> literals;
-      if (command.kind == Kind::kString) {
-        literals.push_back(&command);
-      } else {
-        for (const ast::Value& item : command.items) literals.push_back(&item);
-      }
-      for (size_t c = 0; c < step.command.size() && c < literals.size(); ++c) {
-        for (const Segment& seg : step.command[c].segments) {
-          if (seg.kind == Segment::Kind::kParam) used[seg.text] = true;
-          if (seg.kind == Segment::Kind::kParam && FindParam(seg.text) == nullptr) {
-            auto& d = report_(Code::kUnknownReference, At(*literals[c], seg.offset, seg.length),
-                              fmt::format("unknown reference '{{{{{}}}}}'", seg.text));
-            std::string hint = diag::DidYouMean(seg.text, names);
-            d.SetHelp(hint.empty() ? fmt::format("declare it with 'param {}' or write '{{{{item}}}}' "
-                                                 "or '{{{{run_id}}}}'",
-                                                 seg.text)
-                                   : hint);
-          } else if (seg.kind == Segment::Kind::kItem && shape_ok_ &&
-                     step.enclosing_foreach.empty()) {
-            report_(Code::kItemOutsideForeach, At(*literals[c], seg.offset, seg.length),
-                    fmt::format("'{{{{item}}}}' is used outside a foreach body in step '{}'",
-                                step.name))
-                .SetHelp("'{{item}}' is the element of a foreach; use it in the steps of the body");
-          }
-        }
-      }
-    }
-    WarnUnusedParams(used);
-  }
-
-  // Only for a flow without errors: next to an error (a misspelt reference,
-  // say) the warning would be noise.
-  void WarnUnusedParams(const std::unordered_map<std::string_view, bool>& used) {
-    if (report_.diagnostics().HasErrors()) return;
-    for (const Param& p : flow_.params) {
-      if (used.count(p.name) != 0) continue;
-      report_(Code::kUnusedParam, p.range, fmt::format("param '{}' is never used", p.name))
-          .SetHelp(fmt::format("refer to it as '{{{{{}}}}}' in a 'run', or remove it", p.name));
-    }
-  }
-
-  // The source range of bytes [offset, offset+length) of a decoded literal.
-  diag::SourceRange At(const ast::Value& literal, size_t offset, size_t length) {
-    std::string_view token(report_.file().text().data() + literal.range.offset, literal.range.length);
-    uint32_t begin = parse::SourceOffsetOf(token, offset);
-    return report_.file().RangeAt(literal.range.offset + begin, static_cast<uint32_t>(length));
   }
 
   ast::Flow& ast_;

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/graph/references.h"
 #include "compiler/graph/templating.h"
-#include "compiler/parse/strings.h"
 
 namespace flowc::graph {
 namespace {
@@ -54,7 +54,7 @@ class Checker {
              std::string_view where) {
     for (const Segment& s : split(literal.string).segments) {
       if (s.kind != Segment::Kind::kGang) continue;
-      report_(Code::kGangOutsideParallel, At(literal, s.offset, s.length),
+      report_(Code::kGangOutsideParallel, LiteralRange(report_, literal, s.offset, s.length),
               fmt::format("'{{{{{}}}}}' is used {}, but step '{}' has no '@parallel'", s.text,
                           where, step))
           .SetHelp(fmt::format("'{{{{{}}}}}' is {}: use it only in a step with "
@@ -64,14 +64,6 @@ class Checker {
   }
 
  private:
-  // The source range of bytes [offset, offset+length) of a decoded literal.
-  diag::SourceRange At(const ast::Value& literal, size_t offset, size_t length) {
-    std::string_view token(report_.file().text().data() + literal.range.offset,
-                           literal.range.length);
-    uint32_t begin = parse::SourceOffsetOf(token, offset);
-    return report_.file().RangeAt(literal.range.offset + begin, static_cast<uint32_t>(length));
-  }
-
   diag::Reporter& report_;
 };
 

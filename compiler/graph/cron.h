@@ -1,0 +1,18 @@
+// The cron expression of `@schedule(cron=...)`: five fields (minute hour day-of-month month
+// day-of-week), each `*`, a value, a range or a list of them with an optional `/step`; month and
+// day-of-week names (JAN, MON) in any case. Used by the @schedule check in decorators.cc.
+#ifndef FLOWC_GRAPH_CRON_H_
+#define FLOWC_GRAPH_CRON_H_
+
+#include <string>
+#include <string_view>
+
+namespace flowc::graph {
+
+// "" when `cron` is a valid five-field expression, else what is wrong with it, to follow
+// "cron expression '...' " in a diagnostic.
+std::string CheckCron(std::string_view cron);
+
+}  // namespace flowc::graph
+
+#endif  // FLOWC_GRAPH_CRON_H_
