@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "compiler/diag/diagnostics.h"
 #include "compiler/parse/ast.h"
@@ -29,6 +30,12 @@ struct NeuronConfig {
   std::string driver_version;
   std::optional<int64_t> lnc;
   diag::SourceRange range;  // the step's own @neuron, else the flow's
+
+  // Every field but `range`: steps whose requests are equal share one claim template.
+  auto Request() const {
+    return std::make_tuple(devices, all, ultraserver, template_name, connected, instance_type,
+                           driver_version, lnc);
+  }
 };
 
 // Checks how the arguments of one written `@neuron` combine (types and ranges

@@ -1,11 +1,10 @@
 #include "compiler/ir/code_configmap.h"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 
-#include <memory>
 
 #include "compiler/ir/ir_json.h"
+#include "compiler/ir/sha256.h"
 
 namespace flowc::ir {
 namespace {
@@ -95,17 +94,12 @@ std::string CodeConfigMapName(std::string_view flow_k8s_name, const graph::CodeB
   // Each file as its path, a NUL, its size and a NUL, then its bytes: paths
   // hold no NUL and the size bounds the content, so two different bundles
   // never hash the same text.
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-  EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+  Sha256 hash;
   for (const graph::CodeFile& f : bundle.files) {
-    std::string header = f.path + '\0' + std::to_string(f.content.size()) + '\0';
-    EVP_DigestUpdate(ctx.get(), header.data(), header.size());
-    EVP_DigestUpdate(ctx.get(), f.content.data(), f.content.size());
+    hash.Update(f.path + '\0' + std::to_string(f.content.size()) + '\0');
+    hash.Update(f.content);
   }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest, &length);
-  return fmt::format("{}-code-{}", flow_k8s_name, HexDigits(digest, 10));
+  return fmt::format("{}-code-{}", flow_k8s_name, hash.Hex(10));
 }
 
 size_t CodeConfigMaps::Mount(Flow& flow, const graph::CodeConfig& code,

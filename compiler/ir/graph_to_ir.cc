@@ -262,6 +262,11 @@ Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
   CodeConfigMaps code_maps;  // each @code's ConfigMap built once
   ContentHashes hashes;      // each distinct object's content hashed once
   ObjectIndex object_index;
+  // Each distinct @neuron request in a namespace: its claim template's name and index, worked
+  // out once (building, keying and naming the template was 25 K instructions a step).
+  std::map<std::pair<decltype(graph::NeuronConfig().Request()), std::string>,
+           std::pair<std::string, size_t>>
+      neuron_claims;
   for (size_t g : graph.order) {
     graph::Step& s = graph.steps[g];
     const graph::StepConfig& c = *s.config;
@@ -273,10 +278,15 @@ Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
     if (const auto& neuron = c.neuron_dra) {
       claim_template = neuron->template_name;
       if (claim_template.empty()) {
-        ResourceClaimTemplate t = NeuronClaimTemplate(*neuron);
-        claim_template = NeuronClaimTemplateName(flow.k8s_name, t, hashes);
-        Object object{claim_template, c.namespace_, neuron->range, std::move(t)};
-        step.objects.push_back(AddObject(flow, object_index, std::move(object)));
+        auto [it, fresh] = neuron_claims.try_emplace({neuron->Request(), c.namespace_});
+        if (fresh) {
+          ResourceClaimTemplate t = NeuronClaimTemplate(*neuron);
+          std::string name = NeuronClaimTemplateName(flow.k8s_name, t, hashes);
+          Object object{name, c.namespace_, neuron->range, std::move(t)};
+          it->second = {name, AddObject(flow, object_index, std::move(object))};
+        }
+        claim_template = it->second.first;
+        step.objects.push_back(it->second.second);
       }
     }
     step.pod = LowerPod(s, claim_template);

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include <openssl/evp.h>
-#include <openssl/sha.h>
 
 #include <fmt/format.h>
 
@@ -512,18 +511,6 @@ std::string FlowToJsonText(const Flow& flow) {
   std::string text;
   WriteFlowJson(flow, [&](std::string_view piece) { text.append(piece); });
   return text;
-}
-
-std::string HexDigits(const unsigned char* digest, size_t digits) {
-  std::string hex;
-  for (size_t i = 0; i < (digits + 1) / 2; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return hex.substr(0, digits);
-}
-
-std::string Sha256Hex(std::string_view bytes, size_t digits) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  return HexDigits(digest, std::min<size_t>(digits, 2 * SHA256_DIGEST_LENGTH));
 }
 
 std::string ObjectContentHash(const Object& object) {

@@ -15,18 +15,13 @@
 
 #include "compiler/ir/float_text.h"
 #include "compiler/ir/ir.h"
+#include "compiler/ir/sha256.h"
 
 namespace flowc::ir {
 
 nlohmann::ordered_json PodToJson(const Pod& pod);
 // An object beside the pods: kind, name, namespace and its content.
 nlohmann::ordered_json ObjectToJson(const Object& object);
-
-// The first `digits` hex digits of SHA-256 over `bytes` (OpenSSL): the
-// content hash in the names flowc gives objects beside the pods.
-std::string Sha256Hex(std::string_view bytes, size_t digits);
-// The first `digits` hex digits of a digest computed elsewhere.
-std::string HexDigits(const unsigned char* digest, size_t digits);
 
 // Sha256Hex(10) over the object's JSON content (name and namespace aside,
 // as the caller leaves them empty): the same content, the same name.
