@@ -56,20 +56,6 @@ PyExpr HelperTask(Kwargs task_kwargs, const char* fn) {
   return PyExpr::Call(PyExpr::Call("task", {}, std::move(task_kwargs)), {PyExpr::Code(fn)});
 }
 
-bool HasItem(const ir::Text& text) {
-  for (const ir::Segment& s : text.segments) {
-    if (s.kind == ir::Segment::Kind::kItem) return true;
-  }
-  return false;
-}
-
-bool HasItem(const ir::Pod& pod) {
-  for (const ir::Text& arg : pod.command) {
-    if (HasItem(arg)) return true;
-  }
-  return false;
-}
-
 // ---------------------------------------------------------------------------
 // The writer.
 
@@ -115,13 +101,6 @@ class DagWriter {
   }
 
   // --- the file ------------------------------------------------------------
-
-  // Hands `out` to the sink once it holds kFlushBytes.
-  void Flush(std::string& out, OutputSink& sink, bool last = false) {
-    if (out.size() < kFlushBytes && !last) return;
-    sink.Write(out);
-    out.clear();
-  }
 
   void Body(OutputSink& sink) {
     std::string out = "with DAG(\n";
@@ -176,7 +155,7 @@ class DagWriter {
         std::vector<size_t> outer = Unrolled(plan_, flow_.steps[*dynamic].enclosing_foreach);
         for (const Binding& b : Bindings(flow_, outer, {})) out += Group(*dynamic, b);
       }
-      Flush(out, sink);
+      WriteWhenFull(out, sink);
     }
 
     // One teardown per @parallel step: it deletes what the step's tasks left
@@ -193,7 +172,7 @@ class DagWriter {
       PyExpr call = PyExpr::Call(std::move(helper), {}, {{"step", PyExpr::Str(step.name)}});
       out +=
           Assign(teardowns.back().second, PyExpr::Call(PyExpr::Attr(call, "as_teardown"), {}), 4);
-      Flush(out, sink);
+      WriteWhenFull(out, sink);
     }
 
     out += Edges(std::nullopt, {}, 4);
@@ -203,18 +182,14 @@ class DagWriter {
     for (const auto& [s, var] : teardowns) {
       out += EdgeLine(var, VarsOf(DagNodes(flow_, plan_, {s})), 4, true);
     }
-    Flush(out, sink, /*last=*/true);
+    sink.Write(out);
   }
 
   // Whether a command refers to a param: every param renders through flowc_text
   // (ParamExpression), and the graph has checked that each reference names one.
   bool UsesTextFilter() const {
     for (const ir::Step& step : flow_.steps) {
-      for (const ir::Text& arg : step.pod.command) {
-        for (const ir::Segment& segment : arg.segments) {
-          if (segment.kind == ir::Segment::Kind::kParam) return true;
-        }
-      }
+      if (ir::CommandRefers(step.pod, ir::Segment::Kind::kParam)) return true;
     }
     return false;
   }
@@ -264,7 +239,7 @@ class DagWriter {
         runtime_item = true;
       }
     }
-    bool item_needed = HasItem(step.pod);
+    bool item_needed = ir::CommandRefers(step.pod, ir::Segment::Kind::kItem);
 
     if (step.parallel) {
       Kwargs call = GangArgs(step);
@@ -428,7 +403,7 @@ class DagWriter {
   static PyExpr ArgvParts(const ir::Pod& pod, const JinjaScope& scope) {
     std::vector<PyExpr> argv;
     for (const ir::Text& arg : pod.command) {
-      if (!HasItem(arg)) {
+      if (!arg.refers(ir::Segment::Kind::kItem)) {
         argv.push_back(PyExpr::Str(JinjaText(arg, scope)));
         continue;
       }

@@ -13,24 +13,6 @@
 namespace flowc::backends::airflow {
 namespace {
 
-bool HasItem(const ir::Pod& pod) {
-  for (const ir::Text& arg : pod.command) {
-    for (const ir::Segment& s : arg.segments) {
-      if (s.kind == ir::Segment::Kind::kItem) return true;
-    }
-  }
-  return false;
-}
-
-bool HasParam(const ir::Pod& pod) {
-  for (const ir::Text& arg : pod.command) {
-    for (const ir::Segment& s : arg.segments) {
-      if (s.kind == ir::Segment::Kind::kParam) return true;
-    }
-  }
-  return false;
-}
-
 std::string Imports(const ir::Flow& flow, const DagUses& uses) {
   std::string out;
   std::string from;
@@ -93,7 +75,8 @@ DagUses PlanUses(const ir::Flow& flow, const Plan& plan) {
     const ir::Step& step = flow.steps[s];
     if (!step.objects.empty()) uses.objects = uses.task = true;
     if (NeedsDatetime(step)) uses.datetime = true;
-    if (HasParam(step.pod)) uses.text = true;  // the DAG's user_defined_filters
+    if (ir::CommandRefers(step.pod, ir::Segment::Kind::kParam))
+      uses.text = true;  // the DAG's user_defined_filters
     std::optional<size_t> dynamic = DynamicOf(flow, plan, s);
     ForeachMode mode = dynamic ? plan.mode.at(*dynamic) : ForeachMode::kUnrolled;
     bool over_param = dynamic && !flow.steps[*dynamic].foreach->param.empty();
@@ -115,7 +98,8 @@ DagUses PlanUses(const ir::Flow& flow, const Plan& plan) {
     // A task whose {{item}} is the mapped group's argument, known at run time.
     const std::vector<size_t>& chain = step.enclosing_foreach;
     bool runtime_item = !chain.empty() && IsDynamic(plan.mode.at(chain.back()));
-    if (runtime_item && HasItem(step.pod)) uses.task = uses.argv = uses.text = true;
+    if (runtime_item && ir::CommandRefers(step.pod, ir::Segment::Kind::kItem))
+      uses.task = uses.argv = uses.text = true;
   }
   std::sort(uses.gangs.begin(), uses.gangs.end(),
             [&](size_t a, size_t b) { return flow.steps[a].name < flow.steps[b].name; });

@@ -85,6 +85,12 @@ std::string ObjectKey(const ir::Object& object) {
   return fmt::format("{}/{}/{}", object.kind(), object.namespace_, object.name);
 }
 
+void WriteWhenFull(std::string& text, OutputSink& sink) {
+  if (text.size() < kFlushBytes) return;
+  sink.Write(text);
+  text.clear();
+}
+
 void WriteObjectsBlock(const ir::Flow& flow, OutputSink& sink) {
   std::string out =
       "\n\n# The objects beside the pods: the documents `flowc compile --target argo` and\n"
@@ -102,19 +108,10 @@ void WriteObjectsBlock(const ir::Flow& flow, OutputSink& sink) {
     std::string head = PythonBlockBody(k8s::ObjectHeadYaml(object));
     out += fmt::format("    {}: {},\n", PythonString(ObjectKey(object)),
                        PythonBlockString({head, content->second}));
-    if (out.size() >= kFlushBytes) {
-      sink.Write(out);
-      out.clear();
-    }
+    WriteWhenFull(out, sink);
   }
   out += "}\n";
   sink.Write(out);
-}
-
-std::string ObjectsBlock(const ir::Flow& flow) {
-  StringSink out;
-  WriteObjectsBlock(flow, out);
-  return out.Take();
 }
 
 std::string GangBaseName(const ir::Flow& flow, const ir::Step& step) {
@@ -154,7 +151,8 @@ void AppendGang(std::string& out, const std::string& name, const Gang& gang) {
 // What follows the gangs: the end rules of each kind in `kinds` (sorted), and the sensor's
 // settings.
 std::string GangsEnd(const std::set<std::string>& kinds) {
-  std::string out = "}\n\n# How a gang of each kind shows that it has ended (see flowc_gang_end).\n";
+  std::string out =
+      "}\n\n# How a gang of each kind shows that it has ended (see flowc_gang_end).\n";
   std::vector<std::pair<PyExpr, PyExpr>> ends;
   for (const std::string& kind : kinds) {
     ends.emplace_back(PyExpr::Str(kind), JsonToPython(GangEnds(kind)));
@@ -171,16 +169,6 @@ std::string GangsEnd(const std::set<std::string>& kinds) {
 
 }  // namespace
 
-std::string GangsBlock(const std::map<std::string, Gang>& gangs) {
-  std::string out = kGangsStart;
-  std::set<std::string> kinds;
-  for (const auto& [name, gang] : gangs) {
-    AppendGang(out, name, gang);
-    kinds.insert(gang.kind);
-  }
-  return out + GangsEnd(kinds);
-}
-
 void WriteGangsBlock(const ir::Flow& flow, const std::vector<size_t>& steps, OutputSink& sink) {
   std::string out = kGangsStart;
   std::set<std::string> kinds;
@@ -188,10 +176,7 @@ void WriteGangsBlock(const ir::Flow& flow, const std::vector<size_t>& steps, Out
     Gang gang = StepGang(flow, flow.steps[s]);
     AppendGang(out, flow.steps[s].name, gang);
     kinds.insert(gang.kind);
-    if (out.size() >= kFlushBytes) {
-      sink.Write(out);
-      out.clear();
-    }
+    WriteWhenFull(out, sink);
   }
   sink.Write(out + GangsEnd(kinds));
 }

@@ -26,6 +26,8 @@ namespace flowc::backends::airflow {
 // How much text a writer gathers before it hands it to the OutputSink: the sink's writes
 // cost a call each, and the whole DAG need not be held.
 inline constexpr size_t kFlushBytes = 64 * 1024;
+// Hands `text` to `sink`, and empties it, once it holds kFlushBytes.
+void WriteWhenFull(std::string& text, OutputSink& sink);
 
 // One setup task: it runs before `users` and creates `objects`.
 struct ObjectSetup {
@@ -39,9 +41,8 @@ std::vector<ObjectSetup> PlanObjectSetups(const ir::Flow& flow);
 // FLOWC_OBJECTS's key of an object: "Kind/namespace/name".
 std::string ObjectKey(const ir::Object& object);
 
-// `FLOWC_OBJECTS = {key: yaml, ...}`, with a comment, for every object.
-std::string ObjectsBlock(const ir::Flow& flow);
-// The same, written to `out` an object at a time.
+// `FLOWC_OBJECTS = {key: yaml, ...}`, with a comment, for every object, written to `out` an
+// object at a time.
 void WriteObjectsBlock(const ir::Flow& flow, OutputSink& out);
 
 // The gang of a @parallel step: its base name (flowc_gang appends "-" and 8
@@ -54,11 +55,10 @@ struct Gang {
 };
 Gang StepGang(const ir::Flow& flow, const ir::Step& step);
 
-// `FLOWC_GANGS = {step: yaml, ...}` and `FLOWC_GANG_ENDS`, how each kind in
-// use shows that it has ended, with a comment. `gangs` is by step name.
-std::string GangsBlock(const std::map<std::string, Gang>& gangs);
-// The same for the @parallel steps `steps` (indexes, in the order of their names), each
-// gang rendered, written to `out` and freed in turn: a flow may hold thousands.
+// `FLOWC_GANGS = {step: yaml, ...}` and `FLOWC_GANG_ENDS`, how each kind in use shows that
+// it has ended, with a comment, for the @parallel steps `steps` (indexes, in the order of
+// their names): each gang rendered, written to `out` and freed in turn (a flow may hold
+// thousands).
 void WriteGangsBlock(const ir::Flow& flow, const std::vector<size_t>& steps, OutputSink& out);
 
 }  // namespace flowc::backends::airflow

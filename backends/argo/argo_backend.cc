@@ -1,15 +1,14 @@
 #include "backends/argo/argo_backend.h"
 
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
-
-#include <nlohmann/json.hpp>
 
 #include "backends/argo/checks.h"
 #include "backends/argo/layout.h"
@@ -80,15 +79,6 @@ class ArgoStrings final : public k8s::StringPolicy {
   mutable std::vector<std::string> unsafe_;
 };
 
-bool HasReference(const ir::Pod& pod, graph::Segment::Kind kind) {
-  for (const ir::Text& arg : pod.command) {
-    for (const graph::Segment& segment : arg.segments) {
-      if (segment.kind == kind) return true;
-    }
-  }
-  return false;
-}
-
 // A pod spec patch's text as a literal block, and in a record (which only checks strings).
 void LiteralText(YAML::Emitter& out, const char* text) { out << YAML::Literal << text; }
 void LiteralText(k8s::YamlRecord& out, const char* text) { out.Block(text); }
@@ -105,8 +95,7 @@ bool IsPrintableAscii(std::string_view text) {
 // each pod field goes in a template.
 class Renderer {
  public:
-  Renderer(const ir::Flow& flow, const Layout& layout, YAML::Emitter& out,
-           ArgoVersion argo_version)
+  Renderer(const ir::Flow& flow, const Layout& layout, YAML::Emitter& out, ArgoVersion argo_version)
       : flow_(flow), layout_(layout), out_(out), argo_version_(argo_version) {
     const std::vector<std::string>* shared = nullptr;
     for (const ir::Step& step : flow.steps) {
@@ -171,16 +160,17 @@ class Renderer {
   }
 
   // For a flow whose output is refused: finds what WorkflowTemplate would report, each pod's
-  // strings through the same calls in the same order, recorded rather than formatted.
+  // strings through the same calls in the same order, a container's recorded rather than
+  // formatted (a gang's manifest is made as for the output: its strings are the manifest's).
   void CheckStrings() {
-    k8s::YamlRecord scratch;
-    SharedPullSecrets(scratch);
+    k8s::YamlRecord secrets;
+    SharedPullSecrets(secrets);
     for (size_t i = 0; i < flow_.steps.size(); ++i) {
-      k8s::YamlRecord record;
       if (flow_.steps[i].parallel) {
         Manifest(i);
       } else {
-        Container(record, i);
+        k8s::YamlRecord container;
+        Container(container, i);
       }
     }
   }
@@ -385,8 +375,8 @@ class Renderer {
   template <class Out>
   void Container(Out& out, size_t i) {
     const ir::Step& step = flow_.steps[i];
-    ArgoStrings strings({RefStyle::kContainer, HasReference(step.pod, graph::Segment::Kind::kItem)},
-                        step.pod);
+    ArgoStrings strings(
+        {RefStyle::kContainer, ir::CommandRefers(step.pod, graph::Segment::Kind::kItem)}, step.pod);
     if (!step.pod.labels.empty() || !step.pod.annotations.empty()) {
       Key(out, "metadata");
       out << YAML::Value << YAML::BeginMap;
@@ -449,11 +439,6 @@ class Renderer {
     out << YAML::EndMap;
   }
 
-  // A resource template that creates the step's JobSet and waits for it.
-  // Argo retries the step: each attempt creates a JobSet of its own after the
-  // step's wait, so the wait is honoured and the attempts show in Argo, and
-  // the JobSet itself (built without the step's @retry) fails at its first
-  // failure. @timeout stays the JobSet's, each Job's deadline.
   // The step's gang as Argo creates it: its JobSet (or TrainJob) manifest.
   std::string Manifest(size_t i) {
     const ir::Step& step = flow_.steps[i];
@@ -465,8 +450,8 @@ class Renderer {
     // Argo splices values into the manifest's text: with every string
     // double-quoted, the JSON escaping that kManifest references apply to
     // each value keeps it inside its string.
-    bool item = HasReference(step.pod, graph::Segment::Kind::kItem);
-    bool spliced = item || HasReference(step.pod, graph::Segment::Kind::kParam);
+    bool item = ir::CommandRefers(step.pod, graph::Segment::Kind::kItem);
+    bool spliced = item || ir::CommandRefers(step.pod, graph::Segment::Kind::kParam);
     // An item's expression is evaluated in Argo's second pass, when a brace
     // that the first pass yielded anywhere before it in the manifest's text
     // would already have swallowed it.
@@ -484,6 +469,11 @@ class Renderer {
     return manifest.c_str();
   }
 
+  // A resource template that creates the step's JobSet and waits for it.
+  // Argo retries the step: each attempt creates a JobSet of its own after the
+  // step's wait, so the wait is honoured and the attempts show in Argo, and
+  // the JobSet itself (built without the step's @retry) fails at its first
+  // failure. @timeout stays the JobSet's, each Job's deadline.
   void JobSetResource(size_t i) {
     const ir::Step& step = flow_.steps[i];
     std::string manifest = Manifest(i);
@@ -498,8 +488,7 @@ class Renderer {
     out_ << YAML::Value
          << (step.trainjob ? TrainJobSuccessCondition(*step.trainjob) : kJobSetSucceeded);
     Key(out_, "failureCondition");
-    out_ << YAML::Value
-         << (step.trainjob ? TrainJobFailureCondition() : kJobSetFailed);
+    out_ << YAML::Value << (step.trainjob ? TrainJobFailureCondition() : kJobSetFailed);
     Key(out_, "manifest");
     out_ << YAML::Value << YAML::Literal << manifest;
     out_ << YAML::EndMap;

@@ -1,6 +1,5 @@
 #include "backends/k8s/yaml_scalar.h"
 
-
 #include <algorithm>
 #include <cstdint>
 #include <memory>

@@ -28,6 +28,13 @@ bool Text::has_references() const {
   return false;
 }
 
+bool Text::refers(Segment::Kind kind) const {
+  for (const Segment& s : segments) {
+    if (s.kind == kind) return true;
+  }
+  return false;
+}
+
 std::string Text::ToFlowString() const {
   std::string out;
   for (const Segment& s : segments) {

@@ -32,6 +32,8 @@ struct Text {
   std::vector<Segment> segments;
 
   bool has_references() const;
+  // Whether a segment of `kind` ({{item}}, a param, ...) is in the text.
+  bool refers(Segment::Kind kind) const;
   // Back to the flow language's own spelling: "{{epochs}}", "{{item}}".
   std::string ToFlowString() const;
   bool operator==(const Text& o) const { return segments == o.segments; }

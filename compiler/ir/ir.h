@@ -125,6 +125,14 @@ struct Pod {
   std::vector<PodResourceClaim> resource_claims;
 };
 
+// Whether an argument of the pod's command holds a segment of `kind`.
+inline bool CommandRefers(const Pod& pod, Segment::Kind kind) {
+  for (const Text& arg : pod.command) {
+    if (arg.refers(kind)) return true;
+  }
+  return false;
+}
+
 // --- Objects beside the pods (DESIGN.md) -----------------------------------
 // Kubernetes objects some pods need before they start. Their whole content is
 // computed in the lowering, like the pods; backends/k8s/objects.* is the only

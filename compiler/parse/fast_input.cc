@@ -203,7 +203,6 @@ size_t FastLexerSimulator::match(antlr4::CharStream* input, size_t mode) {
   // on the input and the std::function (antlrcpp::finally) that releases it: Utf8Stream needs
   // no mark. The last accept state (_prevAccept) is cleared by the base class's reset, the one
   // way to it from here; reset also rewinds the line and column, which are kept.
-  ++match_calls;
   size_t line = _line;
   size_t column = _charPositionInLine;
   LexerATNSimulator::reset();

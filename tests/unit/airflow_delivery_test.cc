@@ -61,7 +61,11 @@ TEST_CASE("airflow: a gang and its end rules") {
   CHECK(gang.kind == "JobSet");
   CHECK(gang.yaml.rfind("apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\n", 0) == 0);
   CHECK(GangBaseName(*c->flow, c->step("work")) == "f-work");
-  std::string block = GangsBlock({{"work", gang}});
+  StringSink sink;
+  size_t work = 0;
+  while (c->flow->steps[work].name != "work") ++work;
+  WriteGangsBlock(*c->flow, {work}, sink);
+  std::string block = sink.Take();
   CHECK(block.find("FLOWC_GANG_ENDS = {\n    \"JobSet\": {\n        \"failed\": [{\"field\": "
                    "\"terminalState\", \"value\": \"Failed\"}],\n        \"succeeded\": "
                    "[{\"field\": \"terminalState\", \"value\": \"Completed\"}],\n    },\n}\n") !=

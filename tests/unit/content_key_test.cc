@@ -224,7 +224,9 @@ TEST_CASE("airflow: FLOWC_OBJECTS renders a repeated content once, with the same
                                                 backends::airflow::StringStyle::kBlock) +
                 ",\n";
   }
-  std::string block = backends::airflow::ObjectsBlock(flow);
+  backends::StringSink sink;
+  backends::airflow::WriteObjectsBlock(flow, sink);
+  std::string block = sink.Take();
   size_t start = block.find("FLOWC_OBJECTS = {\n");
   REQUIRE(start != std::string::npos);
   start += std::string("FLOWC_OBJECTS = {\n").size();
