@@ -64,7 +64,8 @@ inline constexpr size_t kNoArg = static_cast<size_t>(-1);
 
 // A spec's arguments by name, found without a search (a search of @kubernetes's ~30 names,
 // about 40 times a step, was a fifth of resolving a step), and their table defaults as the
-// parser would have produced them. Open addressing on a name's length and end characters.
+// parser would have produced them. Open addressing on a name's length and end characters
+// (std::unordered_map cost 5 % more of `flowc check`, a sorted list and binary search 9 %).
 class ArgIndex {
  public:
   explicit ArgIndex(const DecoratorSpec& spec);

@@ -18,9 +18,9 @@ struct Sha256::State {
   SHA256_CTX context;
 };
 
-Sha256::Sha256() : state_(new State) { SHA256_Init(&state_->context); }
+Sha256::Sha256() : state_(std::make_unique<State>()) { SHA256_Init(&state_->context); }
 
-Sha256::~Sha256() { delete state_; }
+Sha256::~Sha256() = default;
 
 void Sha256::Update(std::string_view bytes) {
   SHA256_Update(&state_->context, bytes.data(), bytes.size());

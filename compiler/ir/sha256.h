@@ -4,6 +4,7 @@
 #define FLOWC_IR_SHA256_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -22,8 +23,8 @@ class Sha256 {
   std::string Hex(size_t digits);
 
  private:
-  struct State;
-  State* state_;
+  struct State;  // OpenSSL's context, kept out of this header (sha256.cc says why)
+  std::unique_ptr<State> state_;
 };
 
 // Sha256 of `bytes` alone, its first `digits` hex digits.

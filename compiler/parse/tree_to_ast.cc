@@ -59,7 +59,7 @@ using antlr4::tree::TerminalNode;
 // The Builder reads each context's children once, told apart without a cast: each generated
 // accessor (ParserRuleContext::getRuleContext, getToken) tries a dynamic_cast on every child.
 // It only sees error-free trees, where a child with no children is a token: every rule of
-// grammar/FlowParser.g4 matches at least one (parse_test checks it on the ATN).
+// grammar/FlowParser.g4 matches at least one (tests/unit/parse_tree_test.cc checks it on the ATN).
 bool IsToken(const ParseTree* child) { return child->children.empty(); }
 
 size_t TokenType(ParseTree* child) {
