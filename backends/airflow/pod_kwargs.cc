@@ -120,18 +120,18 @@ Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
     }
     kw.emplace_back("env_from", PyExpr::List(std::move(sources)));
   }
-  if (!pod.resources.requests.empty() || !pod.resources.limits.empty() ||
-      !pod.resources.claims.empty()) {
+  if (!pod.resources->requests.empty() || !pod.resources->limits.empty() ||
+      !pod.resources->claims.empty()) {
     Kwargs resources;
-    if (!pod.resources.requests.empty()) {
-      resources.emplace_back("requests", RenderedMap(pod.resources.requests));
+    if (!pod.resources->requests.empty()) {
+      resources.emplace_back("requests", RenderedMap(pod.resources->requests));
     }
-    if (!pod.resources.limits.empty()) {
-      resources.emplace_back("limits", RenderedMap(pod.resources.limits));
+    if (!pod.resources->limits.empty()) {
+      resources.emplace_back("limits", RenderedMap(pod.resources->limits));
     }
-    if (!pod.resources.claims.empty()) {
+    if (!pod.resources->claims.empty()) {
       std::vector<PyExpr> claims;
-      for (const std::string& claim : pod.resources.claims) {
+      for (const std::string& claim : pod.resources->claims) {
         claims.push_back(k8s("V1ResourceClaim", {{"name", Raw(claim)}}));
       }
       resources.emplace_back("claims", PyExpr::List(std::move(claims)));

@@ -101,7 +101,7 @@ class Renderer {
     for (const ir::Step& step : flow.steps) {
       if (step.parallel) continue;
       if (shared == nullptr) {
-        shared = &step.pod.image_pull_secrets;
+        shared = &step.pod.image_pull_secrets.get();
       } else if (*shared != step.pod.image_pull_secrets) {
         shared = nullptr;
         break;

@@ -9,7 +9,7 @@ namespace {
 // What a node says besides its name: accelerators and gang size.
 std::string Details(const ir::Step& step) {
   std::string out;
-  for (const auto& [name, count] : step.pod.resources.limits) {
+  for (const auto& [name, count] : step.pod.resources->limits) {
     if (name.find('/') != std::string::npos) out += fmt::format("\\n{} x{}", name, count);
   }
   if (step.parallel) out += fmt::format("\\nparallel x{}", step.parallel->nodes);

@@ -31,8 +31,8 @@ std::vector<std::string_view> Names(const std::vector<Step>& steps) {
 
 class GraphBuilder {
  public:
-  // Builds from `ast`, freeing each step's decorators once the step is built:
-  // the AST and the graph are never both whole.
+  // Builds from `ast`, freeing each step's part of it once the step is built
+  // (BuildSteps).
   GraphBuilder(ast::Flow& ast, diag::Reporter& report)
       : ast_(ast), report_(report), gang_references_(report) {}
 
@@ -44,14 +44,15 @@ class GraphBuilder {
     flow_.params = BuildParams(ast_.params, report_);
     FlowDefaults defaults = CheckFlowDecorators(ast_.decorators, report_);
     flow_.schedule = defaults.schedule;
-    BuildSteps(defaults);
+    RunReferenceCheck references(flow_, report_);
+    BuildSteps(defaults, references);
     // The shape of the graph is checked only on well-formed steps and edges.
     if (structure_ok_ && CheckEnds() && CheckCycles()) {
       CheckReachable();
       TopologicalOrder();
       shape_ok_ = MatchSplits();
     }
-    CheckRunReferences(flow_, ast_, shape_ok_, report_);
+    references.Finish(shape_ok_);
     gang_references_.Finish(ast_);
     CheckNameCollisions();
     if (report_.diagnostics().HasErrors()) return std::nullopt;
@@ -99,19 +100,27 @@ class GraphBuilder {
   }
 
   // --- steps -------------------------------------------------------------
-  void BuildSteps(const FlowDefaults& defaults) {
+  // Names every step first, so that a `next` can name any of them; then
+  // builds each step and frees its part of the AST at once: the AST and the
+  // graph are never both whole. What later checks need of a step's AST (its
+  // `next`'s range, its `{{item}}`s) is kept apart.
+  void BuildSteps(const FlowDefaults& defaults, RunReferenceCheck& references) {
     std::unordered_map<std::string_view, size_t> index;
     flow_.steps.resize(ast_.steps.size());
     duplicate_.assign(ast_.steps.size(), false);
+    first_next_.assign(ast_.steps.size(), std::nullopt);
+    for (size_t i = 0; i < ast_.steps.size(); ++i) NameStep(ast_.steps[i], i, index);
     for (size_t i = 0; i < ast_.steps.size(); ++i) {
       ast::Step& a = ast_.steps[i];
       gang_references_.Step(a);
-      BuildStep(defaults, a, i, index);
-      // Nothing reads a step's decorators once it is built.
-      a.decorators = std::vector<ast::Decorator>();
-    }
-    for (size_t i = 0; i < ast_.steps.size(); ++i) {
-      if (!duplicate_[i]) BuildNext(ast_.steps[i], flow_.steps[i], index);
+      if (!a.nexts.empty()) first_next_[i] = a.nexts[0].range;
+      if (!duplicate_[i]) {
+        BuildStep(defaults, a, flow_.steps[i]);
+        references.Step(i, a);
+        BuildNext(a, flow_.steps[i], index);
+      }
+      // Nothing reads the step's AST once it is built but its name's range.
+      a = ast::Step{a.name, {}, {}, {}, a.range};
     }
     auto start = index.find("start");
     auto end = index.find("end");
@@ -119,9 +128,8 @@ class GraphBuilder {
     flow_.end = end == index.end() ? kNone : end->second;
   }
 
-  // The step's name, configuration and command; `index` gets its name.
-  void BuildStep(const FlowDefaults& defaults, const ast::Step& a, size_t i,
-                 std::unordered_map<std::string_view, size_t>& index) {
+  // The step's name; `index` gets it.
+  void NameStep(const ast::Step& a, size_t i, std::unordered_map<std::string_view, size_t>& index) {
     Step& step = flow_.steps[i];
     step.name = a.name.name;
     step.range = a.name.range;
@@ -136,6 +144,10 @@ class GraphBuilder {
       return;
     }
     CheckName("step", step.name, step.k8s_name, step.range);
+  }
+
+  // The step's configuration and command.
+  void BuildStep(const FlowDefaults& defaults, const ast::Step& a, Step& step) {
     if (auto config = ResolveStepConfig(defaults, a, report_)) {
       step.config = std::make_unique<StepConfig>(std::move(*config));
     }
@@ -256,7 +268,7 @@ class GraphBuilder {
     size_t lone_last = kNone;
     if (flow_.end == kNone) {
       for (size_t i = 0; i < flow_.steps.size(); ++i) {
-        if (!ast_.steps[i].nexts.empty()) continue;
+        if (first_next_[i]) continue;
         lone_last = lone_last == kNone ? i : kUnknown;
       }
     }
@@ -278,14 +290,13 @@ class GraphBuilder {
       ok = false;
     }
     for (size_t i = 0; i < flow_.steps.size(); ++i) {
-      const ast::Step& a = ast_.steps[i];
-      if (i == flow_.end && !a.nexts.empty()) {
-        report_(Code::kEndHasNext, a.nexts[0].range, "step 'end' cannot have a 'next'")
+      const Step& step = flow_.steps[i];
+      if (i == flow_.end && first_next_[i]) {
+        report_(Code::kEndHasNext, *first_next_[i], "step 'end' cannot have a 'next'")
             .SetHelp("the flow finishes at 'end'; remove this 'next'");
         ok = false;
-      } else if (i != flow_.end && a.nexts.empty() && i != lone_last) {
-        report_(Code::kMissingNext, a.name.range,
-                fmt::format("step '{}' has no 'next'", a.name.name))
+      } else if (i != flow_.end && !first_next_[i] && i != lone_last) {
+        report_(Code::kMissingNext, step.range, fmt::format("step '{}' has no 'next'", step.name))
             .SetHelp("only step 'end' finishes the flow; add e.g. 'next end'");
         ok = false;
       }
@@ -541,6 +552,7 @@ class GraphBuilder {
   bool shape_ok_ = false;  // splits matched: foreach bodies are known
   bool reachable_ok_ = true;
   std::vector<bool> duplicate_;
+  std::vector<std::optional<diag::SourceRange>> first_next_;  // each step's `next`
   std::unordered_map<const Step*, std::vector<diag::SourceRange>> next_ranges_;
   std::vector<size_t> ipdom_;
   std::vector<size_t> foreach_join_;

@@ -19,6 +19,7 @@
 #include "compiler/graph/code.h"
 #include "compiler/graph/neuron.h"
 #include "compiler/graph/quantity.h"
+#include "compiler/graph/shared.h"
 #include "compiler/graph/trainjob.h"
 #include "compiler/parse/ast.h"
 
@@ -75,12 +76,14 @@ struct StepConfig {
   std::optional<int64_t> shared_memory_mib;
   std::optional<int64_t> port;
   bool guaranteed = false;  // qos="Guaranteed"
-  std::optional<SecurityContextConfig> security_context;
+  Boxed<SecurityContextConfig> security_context;
   KeyValues env;  // @environment vars, in written order
   std::optional<int64_t> parallel_nodes;
-  std::optional<NeuronConfig> neuron_dra;  // @neuron
-  std::optional<TrainJobConfig> trainjob;  // @trainjob
-  std::optional<CodeConfig> code;          // @code
+  // The large parts few steps have are boxed: a step without them pays a
+  // pointer for each (StepConfig went from 992 to 656 bytes).
+  Boxed<NeuronConfig> neuron_dra;  // @neuron
+  Boxed<TrainJobConfig> trainjob;  // @trainjob
+  Boxed<CodeConfig> code;          // @code
   std::optional<RetryConfig> retry;
   std::optional<int64_t> timeout_seconds;
 };

@@ -50,41 +50,47 @@ void WarnUnusedParams(const Flow& flow, const std::unordered_map<std::string_vie
 
 }  // namespace
 
-void CheckRunReferences(const Flow& flow, const ast::Flow& ast, bool bodies_known,
-                        diag::Reporter& report) {
-  std::vector<std::string_view> names = {"item", "run_id"};
-  for (const Param& p : flow.params) names.push_back(p.name);
-  std::unordered_map<std::string_view, bool> used;
-  for (const Step& step : flow.steps) {
-    if (!step.foreach_param.empty()) used[step.foreach_param] = true;
+void RunReferenceCheck::Step(size_t i, const ast::Step& ast_step) {
+  const graph::Step& step = flow_.steps[i];
+  std::vector<const ast::Value*> literals = RunLiterals(ast_step);
+  for (size_t c = 0; c < step.command.size() && c < literals.size(); ++c) {
+    for (const Segment& seg : step.command[c].segments) {
+      if (seg.kind == Segment::Kind::kItem) {
+        items_.push_back({i, LiteralRange(report_, *literals[c], seg.offset, seg.length)});
+      }
+      if (seg.kind != Segment::Kind::kParam || IsParam(flow_, seg.text)) continue;
+      auto& d = report_(Code::kUnknownReference,
+                        LiteralRange(report_, *literals[c], seg.offset, seg.length),
+                        fmt::format("unknown reference '{{{{{}}}}}'", seg.text));
+      std::vector<std::string_view> names = {"item", "run_id"};
+      for (const Param& p : flow_.params) names.push_back(p.name);
+      std::string hint = diag::DidYouMean(seg.text, names);
+      d.SetHelp(hint.empty() ? fmt::format("declare it with 'param {}' or write '{{{{item}}}}' "
+                                           "or '{{{{run_id}}}}'",
+                                           seg.text)
+                             : hint);
+    }
   }
-  for (size_t i = 0; i < flow.steps.size(); ++i) {
-    const Step& step = flow.steps[i];
-    std::vector<const ast::Value*> literals = RunLiterals(ast.steps[i]);
-    for (size_t c = 0; c < step.command.size() && c < literals.size(); ++c) {
-      for (const Segment& seg : step.command[c].segments) {
+}
+
+void RunReferenceCheck::Finish(bool bodies_known) {
+  for (const ItemReference& item : items_) {
+    const graph::Step& step = flow_.steps[item.step];
+    if (!bodies_known || !step.enclosing_foreach.empty()) continue;
+    report_(Code::kItemOutsideForeach, item.range,
+            fmt::format("'{{{{item}}}}' is used outside a foreach body in step '{}'", step.name))
+        .SetHelp("'{{item}}' is the element of a foreach; use it in the steps of the body");
+  }
+  std::unordered_map<std::string_view, bool> used;
+  for (const graph::Step& step : flow_.steps) {
+    if (!step.foreach_param.empty()) used[step.foreach_param] = true;
+    for (const Text& arg : step.command) {
+      for (const Segment& seg : arg.segments) {
         if (seg.kind == Segment::Kind::kParam) used[seg.text] = true;
-        if (seg.kind == Segment::Kind::kParam && !IsParam(flow, seg.text)) {
-          auto& d = report(Code::kUnknownReference,
-                           LiteralRange(report, *literals[c], seg.offset, seg.length),
-                           fmt::format("unknown reference '{{{{{}}}}}'", seg.text));
-          std::string hint = diag::DidYouMean(seg.text, names);
-          d.SetHelp(hint.empty() ? fmt::format("declare it with 'param {}' or write '{{{{item}}}}' "
-                                               "or '{{{{run_id}}}}'",
-                                               seg.text)
-                                 : hint);
-        } else if (seg.kind == Segment::Kind::kItem && bodies_known &&
-                   step.enclosing_foreach.empty()) {
-          report(Code::kItemOutsideForeach,
-                 LiteralRange(report, *literals[c], seg.offset, seg.length),
-                 fmt::format("'{{{{item}}}}' is used outside a foreach body in step '{}'",
-                             step.name))
-              .SetHelp("'{{item}}' is the element of a foreach; use it in the steps of the body");
-        }
       }
     }
   }
-  WarnUnusedParams(flow, used, report);
+  WarnUnusedParams(flow_, used, report_);
 }
 
 diag::SourceRange LiteralRange(const diag::Reporter& report, const ast::Value& literal,

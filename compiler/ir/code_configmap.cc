@@ -102,8 +102,8 @@ std::string CodeConfigMapName(std::string_view flow_k8s_name, const graph::CodeB
   return fmt::format("{}-code-{}", flow_k8s_name, hash.Hex(10));
 }
 
-size_t CodeConfigMaps::Mount(Flow& flow, const graph::CodeConfig& code,
-                             const std::string& namespace_, Pod& pod) {
+const CodeMount& CodeConfigMaps::Mount(Flow& flow, const graph::CodeConfig& code,
+                                       const std::string& namespace_) {
   const graph::CodeBundle* bundle = code.bundle.get();
   auto key = std::make_pair(bundle, namespace_);
   auto it = index_.find(key);
@@ -124,15 +124,19 @@ size_t CodeConfigMaps::Mount(Flow& flow, const graph::CodeConfig& code,
     }
     it = index_.emplace(key, index).first;
   }
-  const Object& object = flow.objects[it->second];
-  Volume volume{kCodeVolume, Volume::Kind::kConfigMap, "", object.name};
-  for (const ConfigMapFile& f : std::get<ConfigMap>(object.spec).files) {
-    volume.items.emplace_back(f.key, f.path);
+  auto [mount, fresh] = mounts_.try_emplace({it->second, code.path});
+  if (fresh) {
+    const Object& object = flow.objects[it->second];
+    CodeMount& m = mount->second;
+    m.object = it->second;
+    m.volume = Volume{kCodeVolume, Volume::Kind::kConfigMap, "", object.name};
+    for (const ConfigMapFile& f : std::get<ConfigMap>(object.spec).files) {
+      m.volume.items.emplace_back(f.key, f.path);
+    }
+    m.mount = VolumeMount{kCodeVolume, code.path, true};
+    m.working_dir = code.path;
   }
-  pod.volumes.push_back(std::move(volume));
-  pod.volume_mounts.push_back(VolumeMount{kCodeVolume, code.path, true});
-  pod.working_dir = code.path;
-  return it->second;
+  return mount->second;
 }
 
 }  // namespace flowc::ir

@@ -46,17 +46,28 @@ std::string ConfigMapKey(std::string_view path);
 ConfigMap CodeConfigMap(const graph::CodeBundle& bundle);
 std::string CodeConfigMapName(std::string_view flow_k8s_name, const graph::CodeBundle& bundle);
 
-// Builds each ConfigMap once per bundle and namespace, however many steps
-// ship it, and adds the volume, mount and working directory to their pods.
+// What `@code` adds to a step: the ConfigMap (an index into Flow::objects),
+// and the volume, read-only mount and working directory of the step's pod.
+struct CodeMount {
+  size_t object = 0;
+  Volume volume;
+  VolumeMount mount;
+  std::string working_dir;
+};
+
+// Builds each ConfigMap, and the volume that mounts it, once per bundle and
+// namespace, however many steps ship it.
 class CodeConfigMaps {
  public:
-  // Adds `code`'s ConfigMap to `flow.objects` (unless there) and mounts it in
-  // `pod`. Returns the object's index in flow.objects.
-  size_t Mount(Flow& flow, const graph::CodeConfig& code, const std::string& namespace_, Pod& pod);
+  // Adds `code`'s ConfigMap to `flow.objects` (unless there) and says how a
+  // pod in `namespace_` mounts it.
+  const CodeMount& Mount(Flow& flow, const graph::CodeConfig& code, const std::string& namespace_);
 
  private:
   std::map<std::pair<const graph::CodeBundle*, std::string>, size_t> index_;
   std::map<const graph::CodeBundle*, std::string> names_;
+  // By object and mount path: steps may mount one bundle at different paths.
+  std::map<std::pair<size_t, std::string>, CodeMount> mounts_;
 };
 
 }  // namespace flowc::ir

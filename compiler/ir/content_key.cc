@@ -26,12 +26,12 @@ static_assert(sizeof(Resources) == 72, "a new Resources field belongs in Key::Ad
 // A Segment's offset and length place it in the source, as Segment::operator==
 // knows: they are not content.
 static_assert(sizeof(Text) == 24 && sizeof(Segment) == 56, "a new Text field belongs in Key::Add");
-static_assert(sizeof(Pod) == 600, "a new Pod field belongs in Key::Add(Pod)");
+static_assert(sizeof(Pod) == 336, "a new Pod field belongs in Key::Add(Pod)");
 static_assert(sizeof(OpaqueDeviceConfig) == 120, "a new OpaqueDeviceConfig field belongs in Key");
 static_assert(sizeof(ResourceClaimTemplate) == 184, "a new claim template field belongs in Key");
 static_assert(sizeof(ConfigMapFile) == 104, "a new ConfigMapFile field belongs in Key");
 static_assert(sizeof(ConfigMap) == 24, "a new ConfigMap field belongs in Key::Add(ConfigMap)");
-static_assert(sizeof(TrainingRuntime) == 640, "a new TrainingRuntime field belongs in Key");
+static_assert(sizeof(TrainingRuntime) == 376, "a new TrainingRuntime field belongs in Key");
 
 class Key {
  public:
@@ -50,6 +50,16 @@ class Key {
   void Add(const std::optional<T>& v) {
     Add(v.has_value());
     if (v) Add(*v);
+  }
+  // A Boxed<T> keys as the optional it stands for, a Shared<T> as its value.
+  template <typename T>
+  void Add(const Boxed<T>& v) {
+    Add(v.has_value());
+    if (v) Add(*v);
+  }
+  template <typename T>
+  void Add(const Shared<T>& v) {
+    Add(v.get());
   }
   template <typename T>
   void Add(const std::vector<T>& items) {

@@ -74,25 +74,45 @@ bool CoversNeuron(const Toleration& t) {
          (t.effect.empty() || t.effect == "NoSchedule");
 }
 
+// One Shared value for each distinct string and list the pods hold
+// (compiler/graph/shared.h): the pods of a flow repeat the same few.
+class PodValues {
+ public:
+  template <typename T>
+  Shared<T> operator()(T value) {
+    return std::get<Interner<T>>(interners_)(std::move(value));
+  }
+
+ private:
+  std::tuple<Interner<std::string>, Interner<KeyValues>, Interner<std::vector<std::string>>,
+             Interner<std::vector<EnvVar>>, Interner<Resources>, Interner<std::vector<VolumeMount>>,
+             Interner<std::vector<Toleration>>, Interner<std::vector<Volume>>,
+             Interner<std::vector<PodResourceClaim>>>
+      interners_;
+};
+
 // `claim_template`: the ResourceClaimTemplate of the step's @neuron, or "".
 // The lists and names the pod carries as they are move out of the step's
 // configuration; the lowering reads only its namespace and control fields
 // (@code, @retry, @timeout, @parallel, @neuron, @trainjob) afterwards.
-Pod LowerPod(graph::Step& step, const std::string& claim_template) {
+// `code`: how the step's @code is mounted, or null.
+Pod LowerPod(graph::Step& step, const std::string& claim_template, const CodeMount* code,
+             PodValues& intern) {
   graph::StepConfig& c = *step.config;
   Pod pod;
-  pod.namespace_ = c.namespace_;
-  pod.labels = std::move(c.labels);
-  pod.annotations = std::move(c.annotations);
+  pod.namespace_ = intern(c.namespace_);
+  pod.labels = intern(std::move(c.labels));
+  pod.annotations = intern(std::move(c.annotations));
 
   if (c.trainjob) pod.container_name = kTrainerContainer;  // ir.h, Pod::container_name
-  pod.image = std::move(c.image);
+  pod.image = intern(std::move(c.image));
   if (step.shell) {
     pod.command = {Text{{{Segment::Kind::kLiteral, "/bin/sh"}}},
                    Text{{{Segment::Kind::kLiteral, "-c"}}}};
   }
   for (const Text& arg : step.command) pod.command.push_back(EscapeText(arg));
 
+  std::vector<EnvVar> env;
   if (c.parallel_nodes) {
     // flowc's own variables come first: kubelet expands `$(VAR)` only for a
     // VAR defined earlier in the list (kubernetes.io/docs/tasks/
@@ -100,60 +120,71 @@ Pod LowerPod(graph::Step& step, const std::string& claim_template) {
     // UNCHANGED_REFERENCE), and the user's values may read them through gang
     // references. The JobSet's name is read from the pod's own label,
     // so the pod is the same whatever the target names the JobSet.
-    pod.env.push_back(
-        EnvVar{kEnvJobSetName, "", "metadata.labels['jobset.sigs.k8s.io/jobset-name']"});
-    pod.env.push_back(EnvVar{kEnvNumNodes, std::to_string(*c.parallel_nodes), ""});
-    pod.env.push_back(
+    env.push_back(EnvVar{kEnvJobSetName, "", "metadata.labels['jobset.sigs.k8s.io/jobset-name']"});
+    env.push_back(EnvVar{kEnvNumNodes, std::to_string(*c.parallel_nodes), ""});
+    env.push_back(
         EnvVar{kEnvNodeIndex, "", "metadata.annotations['batch.kubernetes.io/job-completion-index']"});
     // Node 0 of the step's replicated job: the step's own, or under
     // @trainjob the trainer's, in the JobSet the Trainer names after the
     // TrainJob (compiler/ir/trainjob.h).
     const std::string job = c.trainjob ? kTrainerJob : step.k8s_name;
-    pod.env.push_back(
+    env.push_back(
         EnvVar{kEnvMainAddr, fmt::format("$({0})-{1}-0-0.$({0})", kEnvJobSetName, job), ""});
   }
   bool user_tmpdir = false;
   for (const auto& [name, value] : c.env) {
-    pod.env.push_back(EnvVar{name, EnvValue(value), ""});
+    env.push_back(EnvVar{name, EnvValue(value), ""});
     user_tmpdir = user_tmpdir || name == "TMPDIR";
   }
   if (c.use_tmpfs && c.tmpfs_tempdir && !user_tmpdir) {
-    pod.env.push_back(EnvVar{"TMPDIR", EscapeDollars(c.tmpfs_path), ""});
+    env.push_back(EnvVar{"TMPDIR", EscapeDollars(c.tmpfs_path), ""});
   }
-  pod.env_from_secrets = std::move(c.secrets);
+  pod.env = intern(std::move(env));
+  pod.env_from_secrets = intern(std::move(c.secrets));
 
+  Resources resources;
   std::string cpu = graph::CpuQuantity(c.cpu_millis);
-  pod.resources.requests = {{"cpu", cpu}, {"memory", c.memory.text}, {"ephemeral-storage", c.disk.text}};
-  if (c.guaranteed) pod.resources.limits = pod.resources.requests;
+  resources.requests = {{"cpu", cpu}, {"memory", c.memory.text}, {"ephemeral-storage", c.disk.text}};
+  if (c.guaranteed) resources.limits = resources.requests;
   if (c.gpu > 0) {
-    pod.resources.limits.emplace_back(c.gpu_vendor == "amd" ? "amd.com/gpu" : "nvidia.com/gpu",
-                                      std::to_string(c.gpu));
+    resources.limits.emplace_back(c.gpu_vendor == "amd" ? "amd.com/gpu" : "nvidia.com/gpu",
+                                  std::to_string(c.gpu));
   }
-  if (c.neuron > 0) pod.resources.limits.emplace_back(kNeuronResource, std::to_string(c.neuron));
-  if (c.efa > 0) pod.resources.limits.emplace_back("vpc.amazonaws.com/efa", std::to_string(c.efa));
+  if (c.neuron > 0) resources.limits.emplace_back(kNeuronResource, std::to_string(c.neuron));
+  if (c.efa > 0) resources.limits.emplace_back("vpc.amazonaws.com/efa", std::to_string(c.efa));
   // @neuron: the devices come from a claim, never from the device plugin's
   // extended resource.
   if (!claim_template.empty()) {
-    pod.resources.claims.push_back(kNeuronClaim);
-    pod.resource_claims.push_back(PodResourceClaim{kNeuronClaim, claim_template});
+    resources.claims.push_back(kNeuronClaim);
+    pod.resource_claims = intern(std::vector<PodResourceClaim>{{kNeuronClaim, claim_template}});
   }
+  pod.resources = intern(std::move(resources));
 
+  std::vector<Volume> volumes;
+  std::vector<VolumeMount> mounts;
   if (c.shared_memory_mib) {
-    pod.volumes.push_back(
+    volumes.push_back(
         Volume{"dshm", Volume::Kind::kMemory, fmt::format("{}Mi", *c.shared_memory_mib), ""});
-    pod.volume_mounts.push_back(VolumeMount{"dshm", "/dev/shm"});
+    mounts.push_back(VolumeMount{"dshm", "/dev/shm"});
   }
   if (c.use_tmpfs) {
     int64_t size = c.tmpfs_size_mib.value_or(DefaultTmpfsMib(c.memory));
-    pod.volumes.push_back(Volume{"tmpfs", Volume::Kind::kMemory, fmt::format("{}Mi", size), ""});
-    pod.volume_mounts.push_back(VolumeMount{"tmpfs", c.tmpfs_path});
+    volumes.push_back(Volume{"tmpfs", Volume::Kind::kMemory, fmt::format("{}Mi", size), ""});
+    mounts.push_back(VolumeMount{"tmpfs", c.tmpfs_path});
   }
   for (const auto& [claim, path] : c.persistent_volume_claims) {
-    pod.volumes.push_back(Volume{claim, Volume::Kind::kClaim, "", claim});
-    pod.volume_mounts.push_back(VolumeMount{claim, path});
+    volumes.push_back(Volume{claim, Volume::Kind::kClaim, "", claim});
+    mounts.push_back(VolumeMount{claim, path});
   }
+  if (code) {
+    volumes.push_back(code->volume);
+    mounts.push_back(code->mount);
+    pod.working_dir = intern(code->working_dir);
+  }
+  pod.volumes = intern(std::move(volumes));
+  pod.volume_mounts = intern(std::move(mounts));
 
-  pod.image_pull_policy = std::move(c.image_pull_policy);
+  pod.image_pull_policy = intern(std::move(c.image_pull_policy));
   if (c.security_context) {
     const graph::SecurityContextConfig& s = *c.security_context;
     pod.security_context = SecurityContext{s.privileged, s.allow_privilege_escalation,
@@ -161,18 +192,20 @@ Pod LowerPod(graph::Step& step, const std::string& claim_template) {
   }
   pod.port = c.port;
 
-  pod.service_account_name = std::move(c.service_account);
-  pod.node_selector = std::move(c.node_selector);
+  pod.service_account_name = intern(std::move(c.service_account));
+  pod.node_selector = intern(std::move(c.node_selector));
+  std::vector<Toleration> tolerations;
   bool neuron_covered = false;
   for (const graph::TolerationConfig& t : c.tolerations) {
-    pod.tolerations.push_back(Toleration{t.key, t.op, t.value, t.effect, t.toleration_seconds});
-    neuron_covered = neuron_covered || CoversNeuron(pod.tolerations.back());
+    tolerations.push_back(Toleration{t.key, t.op, t.value, t.effect, t.toleration_seconds});
+    neuron_covered = neuron_covered || CoversNeuron(tolerations.back());
   }
   // Neuron nodes keep their taint under DRA too.
   if ((c.neuron > 0 || c.neuron_dra) && !neuron_covered) {
-    pod.tolerations.push_back(Toleration{kNeuronResource, "Exists", "", "NoSchedule", std::nullopt});
+    tolerations.push_back(Toleration{kNeuronResource, "Exists", "", "NoSchedule", std::nullopt});
   }
-  pod.image_pull_secrets = std::move(c.image_pull_secrets);
+  pod.tolerations = intern(std::move(tolerations));
+  pod.image_pull_secrets = intern(std::move(c.image_pull_secrets));
   return pod;
 }
 
@@ -262,6 +295,7 @@ Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
   CodeConfigMaps code_maps;  // each @code's ConfigMap built once
   ContentHashes hashes;      // each distinct object's content hashed once
   ObjectIndex object_index;
+  PodValues pod_values;
   // Each distinct @neuron request in a namespace: its claim template's name and index, worked
   // out once (building, keying and naming the template was 25 K instructions a step).
   std::map<std::pair<decltype(graph::NeuronConfig().Request()), std::string>,
@@ -289,11 +323,13 @@ Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
         step.objects.push_back(it->second.second);
       }
     }
-    step.pod = LowerPod(s, claim_template);
+    const CodeMount* code = nullptr;
     if (c.code) {
-      step.objects.push_back(code_maps.Mount(flow, *c.code, c.namespace_, step.pod));
+      code = &code_maps.Mount(flow, *c.code, c.namespace_);
+      step.objects.push_back(code->object);
       std::sort(step.objects.begin(), step.objects.end());
     }
+    step.pod = LowerPod(s, claim_template, code, pod_values);
     if (c.retry) step.retry = Retry{c.retry->times, c.retry->minutes_between_retries};
     step.timeout_seconds = c.timeout_seconds;
     if (c.parallel_nodes) step.parallel = Parallel{*c.parallel_nodes};

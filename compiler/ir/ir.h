@@ -14,12 +14,14 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "compiler/diag/source.h"
 #include "compiler/graph/param_type.h"
+#include "compiler/graph/shared.h"
 #include "compiler/graph/templating.h"
 
 namespace flowc::ir {
@@ -37,6 +39,10 @@ struct EnvVar {
   // (`metadata.annotations['batch.kubernetes.io/job-completion-index']`).
   std::string value;
   std::string field_path;
+
+  auto tie() const { return std::tie(name, value, field_path); }
+  bool operator==(const EnvVar& o) const { return tie() == o.tie(); }
+  bool operator<(const EnvVar& o) const { return tie() < o.tie(); }
 };
 
 struct Toleration {
@@ -46,10 +52,9 @@ struct Toleration {
   std::string effect;  // "" means every effect
   std::optional<int64_t> toleration_seconds;
 
-  bool operator==(const Toleration& o) const {
-    return key == o.key && op == o.op && value == o.value && effect == o.effect &&
-           toleration_seconds == o.toleration_seconds;
-  }
+  auto tie() const { return std::tie(key, op, value, effect, toleration_seconds); }
+  bool operator==(const Toleration& o) const { return tie() == o.tie(); }
+  bool operator<(const Toleration& o) const { return tie() < o.tie(); }
 };
 
 struct Volume {
@@ -61,12 +66,20 @@ struct Volume {
   // kConfigMap: configMap {name, items: [{key, path}]}; `claim_name` holds
   // the ConfigMap's name, `items` maps each key to its relative path.
   KeyValues items{};
+
+  auto tie() const { return std::tie(name, kind, size_limit, claim_name, items); }
+  bool operator==(const Volume& o) const { return tie() == o.tie(); }
+  bool operator<(const Volume& o) const { return tie() < o.tie(); }
 };
 
 struct VolumeMount {
   std::string name;
   std::string mount_path;
   bool read_only = false;
+
+  auto tie() const { return std::tie(name, mount_path, read_only); }
+  bool operator==(const VolumeMount& o) const { return tie() == o.tie(); }
+  bool operator<(const VolumeMount& o) const { return tie() < o.tie(); }
 };
 
 // A pod-level DRA claim (`spec.resourceClaims[]`), made from a
@@ -74,6 +87,10 @@ struct VolumeMount {
 struct PodResourceClaim {
   std::string name;  // what the container's resources.claims[] names
   std::string template_name;
+
+  auto tie() const { return std::tie(name, template_name); }
+  bool operator==(const PodResourceClaim& o) const { return tie() == o.tie(); }
+  bool operator<(const PodResourceClaim& o) const { return tie() < o.tie(); }
 };
 
 // The container's securityContext; unset fields are not emitted.
@@ -89,15 +106,24 @@ struct Resources {
   KeyValues requests;  // cpu, memory, ephemeral-storage
   KeyValues limits;    // (Guaranteed: the same three), then accelerators
   std::vector<std::string> claims;  // names of the pod's resourceClaims it uses
+
+  auto tie() const { return std::tie(requests, limits, claims); }
+  bool operator==(const Resources& o) const { return tie() == o.tie(); }
+  bool operator<(const Resources& o) const { return tie() < o.tie(); }
 };
 
 // One step's pod, complete. Empty strings and lists mean "not set": a
 // renderer omits them.
+//
+// A pod's strings and lists are Shared (compiler/graph/shared.h): the
+// lowering interns them, so the pods of a flow hold one copy of each distinct
+// list (100,000 pods with the same labels, tolerations and resources). They
+// read as the const values they hold; only the command is the pod's own.
 struct Pod {
   // Pod metadata.
-  std::string namespace_;
-  KeyValues labels;
-  KeyValues annotations;
+  Shared<std::string> namespace_;
+  Shared<KeyValues> labels;
+  Shared<KeyValues> annotations;
 
   // The one container. Named "main", but "node" in a @trainjob step: the
   // container Kubeflow Trainer gives the TrainJob's image, command, env and
@@ -105,24 +131,24 @@ struct Pod {
   // container named `node` (kubeflow/trainer pkg/constants Node; plugins/
   // jobset/builder.go Trainer, plugins/torch/torch.go EnforceMLPolicy).
   std::string container_name = "main";
-  std::string image;
+  Shared<std::string> image;
   std::vector<Text> command;  // argv; `run "..."` is ["/bin/sh", "-c", "..."]
-  std::vector<EnvVar> env;    // flowc's FLOWC_* (@parallel), @environment vars in order, TMPDIR
-  std::vector<std::string> env_from_secrets;  // envFrom secretRef names, in order
-  Resources resources;
-  std::vector<VolumeMount> volume_mounts;
-  std::string image_pull_policy;
-  std::optional<SecurityContext> security_context;
+  Shared<std::vector<EnvVar>> env;  // flowc's FLOWC_* (@parallel), @environment vars in order, TMPDIR
+  Shared<std::vector<std::string>> env_from_secrets;  // envFrom secretRef names, in order
+  Shared<Resources> resources;
+  Shared<std::vector<VolumeMount>> volume_mounts;
+  Shared<std::string> image_pull_policy;
+  Boxed<SecurityContext> security_context;
   std::optional<int64_t> port;  // containerPort
-  std::string working_dir;
+  Shared<std::string> working_dir;
 
   // Pod spec.
-  std::string service_account_name;
-  KeyValues node_selector;
-  std::vector<Toleration> tolerations;
-  std::vector<Volume> volumes;
-  std::vector<std::string> image_pull_secrets;
-  std::vector<PodResourceClaim> resource_claims;
+  Shared<std::string> service_account_name;
+  Shared<KeyValues> node_selector;
+  Shared<std::vector<Toleration>> tolerations;
+  Shared<std::vector<Volume>> volumes;
+  Shared<std::vector<std::string>> image_pull_secrets;
+  Shared<std::vector<PodResourceClaim>> resource_claims;
 };
 
 // Whether an argument of the pod's command holds a segment of `kind`.
@@ -256,13 +282,14 @@ struct Step {
   Pod pod;
   std::optional<Retry> retry;
   std::optional<int64_t> timeout_seconds;
-  std::optional<Parallel> parallel;
-  std::optional<TrainJob> trainjob;  // only with `parallel`
+  // What few steps have is boxed (compiler/graph/shared.h): a pointer each.
+  Boxed<Parallel> parallel;
+  Boxed<TrainJob> trainjob;  // only with `parallel`
 
   // The graph. Indexes into Flow::steps.
   std::vector<size_t> next;          // successors as written
   std::vector<size_t> predecessors;  // in Flow::steps order
-  std::optional<Foreach> foreach;    // set when this step fans out
+  Boxed<Foreach> foreach;            // set when this step fans out
   std::optional<size_t> join;        // a branch's closing step
   // The foreach steps whose body holds this step, outermost first.
   std::vector<size_t> enclosing_foreach;

@@ -88,11 +88,11 @@ Json ContainerJson(const Pod& pod) {
     Add(c, "envFrom", std::move(env_from));
   }
   Json resources = JsonObject(3);
-  SetIf(resources, "requests", pod.resources.requests);
-  SetIf(resources, "limits", pod.resources.limits);
-  if (!pod.resources.claims.empty()) {
-    Json claims = JsonArray(pod.resources.claims.size());
-    for (const std::string& name : pod.resources.claims) claims.push_back(Named(name));
+  SetIf(resources, "requests", pod.resources->requests);
+  SetIf(resources, "limits", pod.resources->limits);
+  if (!pod.resources->claims.empty()) {
+    Json claims = JsonArray(pod.resources->claims.size());
+    for (const std::string& name : pod.resources->claims) claims.push_back(Named(name));
     Add(resources, "claims", std::move(claims));
   }
   if (!resources.empty()) Add(c, "resources", std::move(resources));

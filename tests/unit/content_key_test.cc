@@ -35,9 +35,9 @@ ir::Pod FullPod() {
   p.image = "python:3.12";
   p.env = {{"A", "1", ""}, {"B", "", "metadata.name"}};
   p.env_from_secrets = {"common"};
-  p.resources.requests = {{"cpu", "2"}};
-  p.resources.limits = {{"cpu", "2"}};
-  p.resources.claims = {"neurons"};
+  p.resources.edit().requests = {{"cpu", "2"}};
+  p.resources.edit().limits = {{"cpu", "2"}};
+  p.resources.edit().claims = {"neurons"};
   p.volume_mounts = {{"dshm", "/dev/shm", false}, {"code", "/code", true}};
   p.image_pull_policy = "Always";
   p.security_context = ir::SecurityContext{true, false, 1000, 1000, true};
@@ -86,8 +86,8 @@ TEST_CASE("content key: every field of the content changes it; name and namespac
       [](auto& r) { r.num_nodes = 5; },
       [](auto& r) { r.exclusive_topology = "x"; },
       [](auto& r) { r.pod.namespace_ = "m"; },
-      [](auto& r) { r.pod.labels[0].second = "ab"; },
-      [](auto& r) { r.pod.annotations.clear(); },
+      [](auto& r) { r.pod.labels.edit()[0].second = "ab"; },
+      [](auto& r) { r.pod.annotations.edit().clear(); },
       [](auto& r) { r.pod.container_name = "main"; },
       [](auto& r) { r.pod.image = "python:3.13"; },
       [](auto& r) {
@@ -96,13 +96,13 @@ TEST_CASE("content key: every field of the content changes it; name and namespac
       [](auto& r) {
         r.pod.command = {ir::Text{{{ir::Segment::Kind::kParam, "x"}}}};
       },
-      [](auto& r) { r.pod.env[0].value = "2"; },
-      [](auto& r) { r.pod.env[1].field_path = "metadata.uid"; },
-      [](auto& r) { r.pod.env_from_secrets.push_back("more"); },
-      [](auto& r) { r.pod.resources.requests[0].second = "3"; },
-      [](auto& r) { r.pod.resources.limits.clear(); },
-      [](auto& r) { r.pod.resources.claims.clear(); },
-      [](auto& r) { r.pod.volume_mounts[0].read_only = true; },
+      [](auto& r) { r.pod.env.edit()[0].value = "2"; },
+      [](auto& r) { r.pod.env.edit()[1].field_path = "metadata.uid"; },
+      [](auto& r) { r.pod.env_from_secrets.edit().push_back("more"); },
+      [](auto& r) { r.pod.resources.edit().requests[0].second = "3"; },
+      [](auto& r) { r.pod.resources.edit().limits.clear(); },
+      [](auto& r) { r.pod.resources.edit().claims.clear(); },
+      [](auto& r) { r.pod.volume_mounts.edit()[0].read_only = true; },
       [](auto& r) { r.pod.image_pull_policy = "Never"; },
       [](auto& r) { r.pod.security_context->run_as_user = 1001; },
       [](auto& r) { r.pod.security_context->privileged.reset(); },
@@ -110,17 +110,17 @@ TEST_CASE("content key: every field of the content changes it; name and namespac
       [](auto& r) { r.pod.port = 29501; },
       [](auto& r) { r.pod.working_dir = "/"; },
       [](auto& r) { r.pod.service_account_name = "x"; },
-      [](auto& r) { r.pod.node_selector.clear(); },
-      [](auto& r) { r.pod.tolerations[0].toleration_seconds.reset(); },
-      [](auto& r) { r.pod.tolerations[0].effect = ""; },
-      [](auto& r) { r.pod.volumes[0].kind = ir::Volume::Kind::kClaim; },
-      [](auto& r) { r.pod.volumes[1].items[0].second = "b.py"; },
-      [](auto& r) { r.pod.image_pull_secrets.clear(); },
-      [](auto& r) { r.pod.resource_claims[0].template_name = "f-neuron-2"; },
+      [](auto& r) { r.pod.node_selector.edit().clear(); },
+      [](auto& r) { r.pod.tolerations.edit()[0].toleration_seconds.reset(); },
+      [](auto& r) { r.pod.tolerations.edit()[0].effect = ""; },
+      [](auto& r) { r.pod.volumes.edit()[0].kind = ir::Volume::Kind::kClaim; },
+      [](auto& r) { r.pod.volumes.edit()[1].items[0].second = "b.py"; },
+      [](auto& r) { r.pod.image_pull_secrets.edit().clear(); },
+      [](auto& r) { r.pod.resource_claims.edit()[0].template_name = "f-neuron-2"; },
       // A string's length is part of the key: moving a character across a
       // boundary between two strings is a change.
       [](auto& r) {
-        r.pod.labels[0] = {"tea", "ma\"b"};
+        r.pod.labels.edit()[0] = {"tea", "ma\"b"};
       },
   };
   std::set<std::string> keys = {base};

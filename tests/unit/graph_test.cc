@@ -75,11 +75,11 @@ TEST_CASE("graph: flow decorators are defaults, overridden argument by argument"
                           "@kubernetes(cpu=0.25)"));
   REQUIRE_MESSAGE(c->flow, c->errors());
   const ir::Pod& work = c->step("work").pod;
-  CHECK(work.resources.requests ==
+  CHECK(work.resources->requests ==
         ir::KeyValues{{"cpu", "250m"}, {"memory", "8192M"}, {"ephemeral-storage", "10240M"}});
   CHECK(work.image == "img:1");
   CHECK(work.namespace_ == "ml");
-  CHECK(c->step("start").pod.resources.requests[0].second == "4");
+  CHECK(c->step("start").pod.resources->requests[0].second == "4");
 }
 
 TEST_CASE("graph: @resources combines with @kubernetes by the larger value") {
@@ -87,16 +87,16 @@ TEST_CASE("graph: @resources combines with @kubernetes by the larger value") {
                           "@kubernetes(memory=\"64Gi\", cpu=1, gpu=1) @resources(gpu=4)"));
   REQUIRE_MESSAGE(c->flow, c->errors());
   const ir::Pod& work = c->step("work").pod;
-  CHECK(work.resources.requests ==
+  CHECK(work.resources->requests ==
         ir::KeyValues{{"cpu", "2"}, {"memory", "64Gi"}, {"ephemeral-storage", "10240M"}});
-  CHECK(work.resources.limits == ir::KeyValues{{"nvidia.com/gpu", "4"}});
-  CHECK(c->step("end").pod.resources.requests[1].second == "32768M");
+  CHECK(work.resources->limits == ir::KeyValues{{"nvidia.com/gpu", "4"}});
+  CHECK(c->step("end").pod.resources->requests[1].second == "32768M");
 }
 
 TEST_CASE("graph: inferentia is an alias of trainium; gpu excludes both") {
   auto c = Analyze(Linear("", "@kubernetes(inferentia=2)"));
   REQUIRE_MESSAGE(c->flow, c->errors());
-  CHECK(c->step("work").pod.resources.limits == ir::KeyValues{{"aws.amazon.com/neuron", "2"}});
+  CHECK(c->step("work").pod.resources->limits == ir::KeyValues{{"aws.amazon.com/neuron", "2"}});
 
   auto both = Analyze(Linear("@kubernetes(gpu=1)", "@kubernetes(trainium=1)"));
   CHECK_FALSE(both->flow);

@@ -33,7 +33,7 @@ TEST_CASE("ir: a user toleration that already covers Neuron is not duplicated") 
 TEST_CASE("ir: Guaranteed QoS repeats requests as limits, before accelerators") {
   auto c = Analyze(Linear("", "@kubernetes(qos=\"Guaranteed\", cpu=2, gpu=1, gpu_vendor=\"amd\", efa=2)"));
   REQUIRE_MESSAGE(c->flow, c->errors());
-  CHECK(c->step("work").pod.resources.limits ==
+  CHECK(c->step("work").pod.resources->limits ==
         ir::KeyValues{{"cpu", "2"}, {"memory", "4096M"}, {"ephemeral-storage", "10240M"},
                       {"amd.com/gpu", "1"}, {"vpc.amazonaws.com/efa", "2"}});
 }

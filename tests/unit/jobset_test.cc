@@ -401,7 +401,7 @@ TEST_CASE("a join of more than five steps is E052 at the join") {
 TEST_CASE("steps in different namespaces are a diagnostic") {
   diag::SourceFile file("f.flow", kSource);
   ir::Flow flow = MakeFlow(file, "f", 1);
-  flow.steps[1].pod.namespace_.clear();
+  flow.steps[1].pod.namespace_ = "";
   Compiled result = Compile(file, flow);
   CHECK(!result.ok);
   CHECK(result.diagnostics.find(

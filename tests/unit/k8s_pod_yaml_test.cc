@@ -52,8 +52,8 @@ ir::Pod FullPod() {
       {"FI_PROVIDER", "efa", ""},
       {"FLOWC_NODE_INDEX", "", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}};
   pod.env_from_secrets = {"wandb"};
-  pod.resources.requests = {{"cpu", "96"}, {"memory", "480000M"}, {"ephemeral-storage", "10240M"}};
-  pod.resources.limits = {{"aws.amazon.com/neuron", "16"}, {"vpc.amazonaws.com/efa", "16"}};
+  pod.resources.edit().requests = {{"cpu", "96"}, {"memory", "480000M"}, {"ephemeral-storage", "10240M"}};
+  pod.resources.edit().limits = {{"aws.amazon.com/neuron", "16"}, {"vpc.amazonaws.com/efa", "16"}};
   pod.volume_mounts = {{"shm", "/dev/shm"}, {"cache", "/cache"}};
   pod.image_pull_policy = "IfNotPresent";
   pod.security_context = ir::SecurityContext{false, false, 1000, 1000, true};

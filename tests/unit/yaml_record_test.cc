@@ -29,7 +29,7 @@ ir::Pod Pod(const std::string& command) {
                  graph::SplitReferences(command)};
   pod.env = {{"A", "x: y", ""}, {"LONG", std::string(70, 'v') + " #", ""},
              {"IDX", "", "metadata.annotations['x']"}};
-  pod.resources.requests = {{"cpu", "96"}, {"memory", "480Gi"}};
+  pod.resources.edit().requests = {{"cpu", "96"}, {"memory", "480Gi"}};
   pod.volume_mounts = {{"shm", "/dev/shm"}};
   pod.security_context = ir::SecurityContext{false, true, 1000, std::nullopt, true};
   pod.port = 9102;

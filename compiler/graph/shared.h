@@ -1,0 +1,149 @@
+// Two holders that keep the step graph and the IR small when a flow has
+// thousands of steps (bench/RESULTS.md, "Memory"):
+//
+//   Boxed<T>     an optional T kept on the heap: a pointer's size in the
+//                struct that holds it, for the large parts few steps set
+//                (@neuron, @trainjob, @code, a foreach). Copies copy the T.
+//   Shared<T>    an immutable T that several holders share, such as the same
+//                labels, tolerations or resources on every pod of a flow.
+//                Read it as a const T; an unset one reads as an empty T.
+//   Interner<T>  hands out one Shared<T> for each distinct value.
+//
+// Neither changes what a field means: a Boxed<T> reads like std::optional<T>
+// and a Shared<T> like the const T it holds.
+#ifndef FLOWC_GRAPH_SHARED_H_
+#define FLOWC_GRAPH_SHARED_H_
+
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace flowc {
+
+template <typename T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(std::nullopt_t) {}
+  Boxed(T value) : p_(std::make_unique<T>(std::move(value))) {}
+  Boxed(std::optional<T> value) {
+    if (value) p_ = std::make_unique<T>(std::move(*value));
+  }
+  Boxed(const Boxed& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& o) {
+    if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+
+  bool has_value() const { return p_ != nullptr; }
+  void reset() { p_.reset(); }
+  explicit operator bool() const { return has_value(); }
+  T& operator*() { return *p_; }
+  const T& operator*() const { return *p_; }
+  T* operator->() { return p_.get(); }
+  const T* operator->() const { return p_.get(); }
+
+  bool operator==(const Boxed& o) const {
+    return has_value() == o.has_value() && (!has_value() || *p_ == *o.p_);
+  }
+
+ private:
+  std::unique_ptr<T> p_;
+};
+
+template <typename T>
+class Shared {
+ public:
+  Shared() = default;
+  // An empty value is held as no value at all: most pods leave most lists
+  // empty, and those cost no allocation.
+  Shared(T value) {
+    if (!(value == T())) p_ = std::make_shared<T>(std::move(value));
+  }
+  template <typename U, typename = std::enable_if_t<!std::is_same_v<std::decay_t<U>, Shared> &&
+                                                    !std::is_same_v<std::decay_t<U>, T> &&
+                                                    std::is_constructible_v<T, U&&>>>
+  Shared(U&& value) : Shared(T(std::forward<U>(value))) {}
+  // `labels = {{"team", "ml"}}`, as for the list itself.
+  template <typename U = T>
+  Shared(std::initializer_list<typename U::value_type> items) : Shared(T(items)) {}
+
+  const T& get() const { return p_ ? *p_ : Empty(); }
+  operator const T&() const { return get(); }
+  // A shared string also reads as a string_view.
+  template <typename U = T,
+            typename = std::enable_if_t<std::is_convertible_v<const U&, std::string_view>>>
+  operator std::string_view() const {
+    return get();
+  }
+  const T& operator*() const { return get(); }
+  const T* operator->() const { return &get(); }
+
+  // The container and string reads the holders of a Shared<T> use.
+  auto begin() const { return get().begin(); }
+  auto end() const { return get().end(); }
+  auto size() const { return get().size(); }
+  bool empty() const { return get().empty(); }
+  decltype(auto) operator[](size_t i) const { return get()[i]; }
+  decltype(auto) front() const { return get().front(); }
+  decltype(auto) back() const { return get().back(); }
+
+  // The value, to change in place: copied first unless this holder is its
+  // only one, so no other holder sees the change. For code that builds a
+  // value by hand (tests); the lowering builds each value whole.
+  T& edit() {
+    if (!p_ || p_.use_count() > 1) p_ = std::make_shared<T>(get());
+    return *p_;
+  }
+
+  // Whether both hold the very same value (not merely an equal one).
+  bool same(const Shared& o) const { return p_ == o.p_; }
+
+  friend bool operator==(const Shared& a, const Shared& b) { return a.same(b) || a.get() == b.get(); }
+  friend bool operator!=(const Shared& a, const Shared& b) { return !(a == b); }
+  template <typename U>
+  friend bool operator==(const Shared& a, const U& b) { return a.get() == b; }
+  template <typename U>
+  friend bool operator!=(const Shared& a, const U& b) { return !(a.get() == b); }
+  template <typename U>
+  friend bool operator==(const U& a, const Shared& b) { return a == b.get(); }
+  template <typename U>
+  friend bool operator!=(const U& a, const Shared& b) { return !(a == b.get()); }
+  friend bool operator<(const Shared& a, const Shared& b) { return a.get() < b.get(); }
+
+ private:
+  static const T& Empty() {
+    static const T empty{};
+    return empty;
+  }
+  std::shared_ptr<T> p_;  // never changed but through edit()
+};
+
+// One Shared<T> per distinct value: the lowering interns every list and
+// string a pod holds, so 100,000 pods with the same labels hold one copy.
+template <typename T>
+class Interner {
+ public:
+  Shared<T> operator()(T value) {
+    if (value == T()) return Shared<T>();
+    auto it = values_.find(value);
+    if (it == values_.end()) {
+      Shared<T> shared(value);
+      it = values_.emplace(std::move(value), std::move(shared)).first;
+    }
+    return it->second;
+  }
+
+ private:
+  std::map<T, Shared<T>> values_;
+};
+
+}  // namespace flowc
+
+#endif  // FLOWC_GRAPH_SHARED_H_
