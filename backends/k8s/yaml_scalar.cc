@@ -102,12 +102,17 @@ class PlainStrings {
     out << std::string(text);
     const std::string_view written = WrittenBy(out);
     if (!out.good() || out.size() < before + text.size() || written.size() < text.size()) return;
+    if (storage_.size() == kMaxKnown) return;
     const std::string_view tail = written.substr(written.size() - text.size());
     const std::string& stored = storage_.emplace_back(text);
     known_.emplace(stored, !text.empty() && tail == text);
   }
 
  private:
+  // The strings that recur are met early (keys, images, quantities); past this many, a flow
+  // with a name of its own on each of 100,000 steps would keep tens of megabytes of them.
+  // About 100 bytes each with the table's node: at most 2.5 MB.
+  static constexpr size_t kMaxKnown = 1 << 15;
   std::deque<std::string> storage_;  // the keys of known_, which point into it
   std::unordered_map<std::string_view, bool> known_;
 };

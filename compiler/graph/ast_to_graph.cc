@@ -148,7 +148,7 @@ class GraphBuilder {
 
   // The step's configuration and command.
   void BuildStep(const FlowDefaults& defaults, const ast::Step& a, Step& step) {
-    if (auto config = ResolveStepConfig(defaults, a, report_)) {
+    if (auto config = ResolveStepConfig(defaults, a, config_values_, report_)) {
       step.config = std::make_unique<StepConfig>(std::move(*config));
     }
     BuildRun(a, step);
@@ -552,6 +552,7 @@ class GraphBuilder {
   bool shape_ok_ = false;  // splits matched: foreach bodies are known
   bool reachable_ok_ = true;
   std::vector<bool> duplicate_;
+  ConfigValues config_values_;  // the steps' configurations share their values
   std::vector<std::optional<diag::SourceRange>> first_next_;  // each step's `next`
   std::unordered_map<const Step*, std::vector<diag::SourceRange>> next_ranges_;
   std::vector<size_t> ipdom_;

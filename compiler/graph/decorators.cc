@@ -147,7 +147,7 @@ const Value* Field(const Value& map, std::string_view key) {
   return nullptr;
 }
 
-void ApplyKubernetes(const Args& a, StepConfig& c) {
+void ApplyKubernetes(const Args& a, ConfigValues& values, StepConfig& c) {
   c.cpu_millis = std::llround(a["cpu"]->AsDouble() * 1000);
   c.memory = Size(*a["memory"]);
   c.disk = Size(*a["disk"]);
@@ -156,13 +156,13 @@ void ApplyKubernetes(const Args& a, StepConfig& c) {
   if (auto* v = a["trainium"]) c.neuron = v->int_value;
   if (auto* v = a["inferentia"]) c.neuron = v->int_value;
   if (auto* v = a["efa"]) c.efa = v->int_value;
-  c.image = a["image"]->string;
-  if (auto* v = a["image_pull_policy"]) c.image_pull_policy = v->string;
-  c.image_pull_secrets = Strings(a["image_pull_secrets"]);
-  if (auto* v = a["namespace"]) c.namespace_ = v->string;
-  if (auto* v = a["service_account"]) c.service_account = v->string;
-  c.secrets = Strings(a["secrets"]);
-  c.node_selector = Pairs(a["node_selector"]);
+  c.image = values(a["image"]->string);
+  if (auto* v = a["image_pull_policy"]) c.image_pull_policy = values(v->string);
+  c.image_pull_secrets = values(Strings(a["image_pull_secrets"]));
+  if (auto* v = a["namespace"]) c.namespace_ = values(v->string);
+  if (auto* v = a["service_account"]) c.service_account = values(v->string);
+  c.secrets = values(Strings(a["secrets"]));
+  c.node_selector = values(Pairs(a["node_selector"]));
   if (auto* v = a["tolerations"]) {
     for (const Value& item : v->items) {
       TolerationConfig t;
@@ -175,13 +175,13 @@ void ApplyKubernetes(const Args& a, StepConfig& c) {
       c.tolerations.push_back(std::move(t));
     }
   }
-  c.labels = Pairs(a["labels"]);
-  c.annotations = Pairs(a["annotations"]);
+  c.labels = values(Pairs(a["labels"]));
+  c.annotations = values(Pairs(a["annotations"]));
   c.use_tmpfs = a["use_tmpfs"]->bool_value;
   if (auto* v = a["tmpfs_size"]) c.tmpfs_size_mib = v->int_value;
   c.tmpfs_path = a["tmpfs_path"]->string;
   c.tmpfs_tempdir = a["tmpfs_tempdir"]->bool_value;
-  c.persistent_volume_claims = Pairs(a["persistent_volume_claims"]);
+  c.persistent_volume_claims = values(Pairs(a["persistent_volume_claims"]));
   if (auto* v = a["shared_memory"]) c.shared_memory_mib = v->int_value;
   if (auto* v = a["port"]) c.port = v->int_value;
   c.guaranteed = a["qos"]->string == "Guaranteed";
@@ -436,9 +436,9 @@ ArgsByName ArgsOf(const std::vector<const ast::Decorator*>& flow,
   return out;
 }
 
-StepConfig Apply(const ArgsByName& args) {
+StepConfig Apply(const ArgsByName& args, ConfigValues& values) {
   StepConfig c;
-  ApplyKubernetes(args.at("kubernetes"), c);
+  ApplyKubernetes(args.at("kubernetes"), values, c);
   ApplyResources(args.at("resources"), c);
   if (auto* v = args.at("parallel")["nodes"]) c.parallel_nodes = v->int_value;
   const Args& retry = args.at("retry");
@@ -453,9 +453,14 @@ StepConfig Apply(const ArgsByName& args) {
     if (auto* v = timeout["hours"]) total += v->int_value * 3600;
     c.timeout_seconds = total;
   }
-  c.env = Pairs(args.at("environment")["vars"]);
-  for (std::string& s : Strings(args.at("secrets")["sources"])) {
-    if (std::find(c.secrets.begin(), c.secrets.end(), s) == c.secrets.end()) c.secrets.push_back(s);
+  c.env = values(Pairs(args.at("environment")["vars"]));
+  std::vector<std::string> sources = Strings(args.at("secrets")["sources"]);
+  if (!sources.empty()) {
+    std::vector<std::string> secrets = c.secrets;
+    for (std::string& s : sources) {
+      if (std::find(secrets.begin(), secrets.end(), s) == secrets.end()) secrets.push_back(s);
+    }
+    c.secrets = values(std::move(secrets));
   }
   return c;
 }
@@ -509,7 +514,8 @@ FlowDefaults CheckFlowDecorators(const std::vector<ast::Decorator>& decorators,
     }
   }
   auto args = ArgsOf(defaults.decorators, {});
-  StepConfig flow_config = Apply(args);
+  ConfigValues values;
+  StepConfig flow_config = Apply(args, values);
   bool code_ok = true;
   flow_config.code =
       ResolveCode(Find(defaults.decorators, "code"), defaults.code, nullptr, report, &code_ok);
@@ -518,13 +524,13 @@ FlowDefaults CheckFlowDecorators(const std::vector<ast::Decorator>& decorators,
 }
 
 std::optional<StepConfig> ResolveStepConfig(const FlowDefaults& defaults, const ast::Step& step,
-                                            diag::Reporter& report) {
+                                            ConfigValues& values, diag::Reporter& report) {
   bool ok = true;
   std::vector<const ast::Decorator*> own = CheckDecorators(step.decorators, kOnStep, report, &ok);
   for (const ast::Decorator* d : own) ok = CheckWhole(*d, kOnStep, report) && ok;
   if (!ok) return std::nullopt;
   auto args = ArgsOf(defaults.decorators, own);
-  StepConfig config = Apply(args);
+  StepConfig config = Apply(args, values);
   config.neuron_dra = ResolveNeuron(Find(defaults.decorators, "neuron"), Find(own, "neuron"),
                                     config.parallel_nodes, report, &ok);
   config.code =

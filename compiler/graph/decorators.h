@@ -19,7 +19,7 @@
 #include "compiler/graph/code.h"
 #include "compiler/graph/neuron.h"
 #include "compiler/graph/quantity.h"
-#include "compiler/graph/shared.h"
+#include "compiler/support/shared.h"
 #include "compiler/graph/trainjob.h"
 #include "compiler/parse/ast.h"
 
@@ -58,26 +58,28 @@ struct StepConfig {
   std::string gpu_vendor;
   int64_t neuron = 0;  // trainium or its alias inferentia
   int64_t efa = 0;
-  std::string image;
-  std::string image_pull_policy;
-  std::vector<std::string> image_pull_secrets;
-  std::string namespace_;
-  std::string service_account;
-  std::vector<std::string> secrets;  // @kubernetes secrets, then @secrets sources
-  KeyValues node_selector;
+  // What the pod carries as it is, Shared (compiler/support/shared.h): the
+  // lowering hands it on, and the graph holds 16 bytes for each.
+  Shared<std::string> image;
+  Shared<std::string> image_pull_policy;
+  Shared<std::vector<std::string>> image_pull_secrets;
+  Shared<std::string> namespace_;
+  Shared<std::string> service_account;
+  Shared<std::vector<std::string>> secrets;  // @kubernetes secrets, then @secrets sources
+  Shared<KeyValues> node_selector;
   std::vector<TolerationConfig> tolerations;
-  KeyValues labels;
-  KeyValues annotations;
+  Shared<KeyValues> labels;
+  Shared<KeyValues> annotations;
   bool use_tmpfs = false;
   std::optional<int64_t> tmpfs_size_mib;
   std::string tmpfs_path;
   bool tmpfs_tempdir = false;
-  KeyValues persistent_volume_claims;  // claim name -> mount path
+  Shared<KeyValues> persistent_volume_claims;  // claim name -> mount path
   std::optional<int64_t> shared_memory_mib;
   std::optional<int64_t> port;
   bool guaranteed = false;  // qos="Guaranteed"
   Boxed<SecurityContextConfig> security_context;
-  KeyValues env;  // @environment vars, in written order
+  Shared<KeyValues> env;  // @environment vars, in written order
   std::optional<int64_t> parallel_nodes;
   // The large parts few steps have are boxed: a step without them pays a
   // pointer for each (StepConfig went from 992 to 656 bytes).
@@ -87,6 +89,10 @@ struct StepConfig {
   std::optional<RetryConfig> retry;
   std::optional<int64_t> timeout_seconds;
 };
+
+// One Shared value for each distinct string and list of the steps'
+// configurations: steps repeat the flow's image, labels and secrets.
+using ConfigValues = InternerSet<std::string, KeyValues, std::vector<std::string>>;
 
 struct ScheduleConfig {
   std::string cron;
@@ -113,7 +119,7 @@ FlowDefaults CheckFlowDecorators(const std::vector<ast::Decorator>& decorators,
 // here only when the step wrote one of them; CheckFlowDecorators reports
 // those the flow alone causes, once.
 std::optional<StepConfig> ResolveStepConfig(const FlowDefaults& defaults, const ast::Step& step,
-                                            diag::Reporter& report);
+                                            ConfigValues& values, diag::Reporter& report);
 
 }  // namespace flowc::graph
 

@@ -33,7 +33,14 @@ const char* GangVariable(const std::string& name) {
 // kubelet's `$(FLOWC_...)`, joined to the literal text around it: from here
 // on it is text that every target carries as written, and kubelet expands it
 // in the container's command and env alike.
-Text EscapeText(const Text& text) {
+Text EscapeText(Text text) {
+  // Most text has neither: it is the IR's as it is, not a copy.
+  bool plain = true;
+  for (const Segment& s : text.segments) {
+    plain = plain && s.kind != Segment::Kind::kGang &&
+            (s.kind != Segment::Kind::kLiteral || s.text.find('$') == std::string::npos);
+  }
+  if (plain) return text;
   Text out;
   auto append_literal = [&](const std::string& literal) {
     if (!out.segments.empty() && out.segments.back().kind == Segment::Kind::kLiteral) {
@@ -75,21 +82,11 @@ bool CoversNeuron(const Toleration& t) {
 }
 
 // One Shared value for each distinct string and list the pods hold
-// (compiler/graph/shared.h): the pods of a flow repeat the same few.
-class PodValues {
- public:
-  template <typename T>
-  Shared<T> operator()(T value) {
-    return std::get<Interner<T>>(interners_)(std::move(value));
-  }
-
- private:
-  std::tuple<Interner<std::string>, Interner<KeyValues>, Interner<std::vector<std::string>>,
-             Interner<std::vector<EnvVar>>, Interner<Resources>, Interner<std::vector<VolumeMount>>,
-             Interner<std::vector<Toleration>>, Interner<std::vector<Volume>>,
-             Interner<std::vector<PodResourceClaim>>>
-      interners_;
-};
+// (compiler/support/shared.h): the pods of a flow repeat the same few.
+using PodValues =
+    InternerSet<std::string, KeyValues, std::vector<std::string>, std::vector<EnvVar>, Resources,
+                std::vector<VolumeMount>, std::vector<Toleration>, std::vector<Volume>,
+                std::vector<PodResourceClaim>>;
 
 // `claim_template`: the ResourceClaimTemplate of the step's @neuron, or "".
 // The lists and names the pod carries as they are move out of the step's
@@ -106,11 +103,12 @@ Pod LowerPod(graph::Step& step, const std::string& claim_template, const CodeMou
 
   if (c.trainjob) pod.container_name = kTrainerContainer;  // ir.h, Pod::container_name
   pod.image = intern(std::move(c.image));
+  pod.command.reserve((step.shell ? 2 : 0) + step.command.size());
   if (step.shell) {
-    pod.command = {Text{{{Segment::Kind::kLiteral, "/bin/sh"}}},
-                   Text{{{Segment::Kind::kLiteral, "-c"}}}};
+    pod.command.push_back(Text{{{Segment::Kind::kLiteral, "/bin/sh"}}});
+    pod.command.push_back(Text{{{Segment::Kind::kLiteral, "-c"}}});
   }
-  for (const Text& arg : step.command) pod.command.push_back(EscapeText(arg));
+  for (Text& arg : step.command) pod.command.push_back(EscapeText(std::move(arg)));
 
   std::vector<EnvVar> env;
   if (c.parallel_nodes) {

@@ -21,7 +21,7 @@
 
 #include "compiler/diag/source.h"
 #include "compiler/graph/param_type.h"
-#include "compiler/graph/shared.h"
+#include "compiler/support/shared.h"
 #include "compiler/graph/templating.h"
 
 namespace flowc::ir {
@@ -115,7 +115,7 @@ struct Resources {
 // One step's pod, complete. Empty strings and lists mean "not set": a
 // renderer omits them.
 //
-// A pod's strings and lists are Shared (compiler/graph/shared.h): the
+// A pod's strings and lists are Shared (compiler/support/shared.h): the
 // lowering interns them, so the pods of a flow hold one copy of each distinct
 // list (100,000 pods with the same labels, tolerations and resources). They
 // read as the const values they hold; only the command is the pod's own.
@@ -282,7 +282,7 @@ struct Step {
   Pod pod;
   std::optional<Retry> retry;
   std::optional<int64_t> timeout_seconds;
-  // What few steps have is boxed (compiler/graph/shared.h): a pointer each.
+  // What few steps have is boxed (compiler/support/shared.h): a pointer each.
   Boxed<Parallel> parallel;
   Boxed<TrainJob> trainjob;  // only with `parallel`
 

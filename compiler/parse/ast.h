@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compiler/diag/source.h"
+#include "compiler/support/shared.h"
 
 namespace flowc::ast {
 
@@ -26,15 +27,16 @@ struct Identifier {
 struct MapEntry;
 
 struct Value {
-  enum class Kind { kString, kInt, kFloat, kBool, kNull, kList, kMap };
+  enum class Kind : uint8_t { kString, kInt, kFloat, kBool, kNull, kList, kMap };
 
+  // The small fields first: a flow of 100,000 steps holds millions of values.
   Kind kind = Kind::kNull;
+  bool raw = false;  // kString: written as """..."""
+  bool bool_value = false;
   SourceRange range;
   std::string string;  // kString: decoded text
-  bool raw = false;    // kString: written as """..."""
   int64_t int_value = 0;
   double float_value = 0;
-  bool bool_value = false;
   std::vector<Value> items;       // kList
   std::vector<MapEntry> entries;  // kMap, in written order
 
@@ -78,7 +80,7 @@ struct Next {
   std::vector<Identifier> targets;
   // `next s foreach X`: X is a param name or a literal list.
   std::optional<Identifier> foreach_param;
-  std::optional<Value> foreach_list;
+  Boxed<Value> foreach_list;  // boxed: most steps have none
   SourceRange range;
 
   bool is_foreach() const { return foreach_param.has_value() || foreach_list.has_value(); }

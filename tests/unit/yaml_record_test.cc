@@ -60,7 +60,7 @@ std::string Document(const ir::Pod& pod, bool quoted, Write write) {
 
 TEST_CASE("EmitRecordedMap writes what yaml-cpp writes for the same calls") {
   const Strings strings;
-  for (const std::string& command : {"python train.py", "a: b # c", "x\ny", "yes"}) {
+  for (const char* command : {"python train.py", "a: b # c", "x\ny", "yes"}) {
     for (bool quoted : {false, true}) {
       CAPTURE(command);
       CAPTURE(quoted);

@@ -7,18 +7,20 @@
 //   Shared<T>    an immutable T that several holders share, such as the same
 //                labels, tolerations or resources on every pod of a flow.
 //                Read it as a const T; an unset one reads as an empty T.
-//   Interner<T>  hands out one Shared<T> for each distinct value.
+//   Interner<T>  hands out one Shared<T> for each distinct value;
+//                InternerSet<Ts...> one for each of several types.
 //
 // Neither changes what a field means: a Boxed<T> reads like std::optional<T>
 // and a Shared<T> like the const T it holds.
-#ifndef FLOWC_GRAPH_SHARED_H_
-#define FLOWC_GRAPH_SHARED_H_
+#ifndef FLOWC_SUPPORT_SHARED_H_
+#define FLOWC_SUPPORT_SHARED_H_
 
 #include <initializer_list>
-#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -64,8 +66,17 @@ class Shared {
   // An empty value is held as no value at all: most pods leave most lists
   // empty, and those cost no allocation.
   Shared(T value) {
-    if (!(value == T())) p_ = std::make_shared<T>(std::move(value));
+    if (!(value == T())) p_ = new Node{std::move(value), 1};
   }
+  Shared(const Shared& o) : p_(o.p_) {
+    if (p_) ++p_->holders;
+  }
+  Shared(Shared&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  Shared& operator=(Shared o) noexcept {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  ~Shared() { Release(); }
   template <typename U, typename = std::enable_if_t<!std::is_same_v<std::decay_t<U>, Shared> &&
                                                     !std::is_same_v<std::decay_t<U>, T> &&
                                                     std::is_constructible_v<T, U&&>>>
@@ -74,7 +85,7 @@ class Shared {
   template <typename U = T>
   Shared(std::initializer_list<typename U::value_type> items) : Shared(T(items)) {}
 
-  const T& get() const { return p_ ? *p_ : Empty(); }
+  const T& get() const { return p_ ? p_->value : Empty(); }
   operator const T&() const { return get(); }
   // A shared string also reads as a string_view.
   template <typename U = T,
@@ -98,8 +109,8 @@ class Shared {
   // only one, so no other holder sees the change. For code that builds a
   // value by hand (tests); the lowering builds each value whole.
   T& edit() {
-    if (!p_ || p_.use_count() > 1) p_ = std::make_shared<T>(get());
-    return *p_;
+    if (!p_ || p_->holders > 1) *this = Shared(Node::kFresh, get());
+    return p_->value;
   }
 
   // Whether both hold the very same value (not merely an equal one).
@@ -122,7 +133,19 @@ class Shared {
     static const T empty{};
     return empty;
   }
-  std::shared_ptr<T> p_;  // never changed but through edit()
+  // The value and how many Shareds hold it. The count is not atomic: a
+  // flow is compiled on one thread, and a Shared is never handed to another.
+  // (A std::shared_ptr would be 16 bytes, and 100,000 pods hold 15 each.)
+  struct Node {
+    enum Fresh { kFresh };
+    T value;
+    size_t holders;
+  };
+  Shared(typename Node::Fresh, T value) : p_(new Node{std::move(value), 1}) {}
+  void Release() {
+    if (p_ && --p_->holders == 0) delete p_;
+  }
+  Node* p_ = nullptr;  // the value is never changed but through edit()
 };
 
 // One Shared<T> per distinct value: the lowering interns every list and
@@ -133,17 +156,45 @@ class Interner {
   Shared<T> operator()(T value) {
     if (value == T()) return Shared<T>();
     auto it = values_.find(value);
-    if (it == values_.end()) {
-      Shared<T> shared(value);
-      it = values_.emplace(std::move(value), std::move(shared)).first;
-    }
-    return it->second;
+    if (it != values_.end()) return *it;
+    return *values_.insert(Shared<T>(std::move(value))).first;
+  }
+  // A value already shared: kept if it is the first of its kind.
+  Shared<T> operator()(const Shared<T>& value) {
+    if (value.get() == T()) return Shared<T>();
+    auto it = values_.find(value.get());
+    if (it != values_.end()) return *it;
+    values_.insert(value);
+    return value;
   }
 
  private:
-  std::map<T, Shared<T>> values_;
+  struct Less {
+    using is_transparent = void;
+    bool operator()(const Shared<T>& a, const Shared<T>& b) const { return a.get() < b.get(); }
+    bool operator()(const Shared<T>& a, const T& b) const { return a.get() < b; }
+    bool operator()(const T& a, const Shared<T>& b) const { return a < b.get(); }
+  };
+  std::set<Shared<T>, Less> values_;
+};
+
+// An Interner for each of the types Ts.
+template <typename... Ts>
+class InternerSet {
+ public:
+  template <typename T>
+  Shared<T> operator()(T value) {
+    return std::get<Interner<T>>(interners_)(std::move(value));
+  }
+  template <typename T>
+  Shared<T> operator()(const Shared<T>& value) {
+    return std::get<Interner<T>>(interners_)(value);
+  }
+
+ private:
+  std::tuple<Interner<Ts>...> interners_;
 };
 
 }  // namespace flowc
 
-#endif  // FLOWC_GRAPH_SHARED_H_
+#endif  // FLOWC_SUPPORT_SHARED_H_
