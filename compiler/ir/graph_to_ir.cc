@@ -81,28 +81,27 @@ bool CoversNeuron(const Toleration& t) {
          (t.effect.empty() || t.effect == "NoSchedule");
 }
 
-// One Shared value for each distinct string and list the pods hold
+// One Shared value for each distinct list the lowering builds for the pods
 // (compiler/support/shared.h): the pods of a flow repeat the same few.
-using PodValues =
-    InternerSet<std::string, KeyValues, std::vector<std::string>, std::vector<EnvVar>, Resources,
-                std::vector<VolumeMount>, std::vector<Toleration>, std::vector<Volume>,
-                std::vector<PodResourceClaim>>;
+using PodValues = InternerSet<std::string, std::vector<EnvVar>, Resources, std::vector<VolumeMount>,
+                              std::vector<Toleration>, std::vector<Volume>,
+                              std::vector<PodResourceClaim>>;
 
 // `claim_template`: the ResourceClaimTemplate of the step's @neuron, or "".
-// The lists and names the pod carries as they are move out of the step's
-// configuration; the lowering reads only its namespace and control fields
-// (@code, @retry, @timeout, @parallel, @neuron, @trainjob) afterwards.
+// The strings and lists the pod carries as they are come from the step's
+// configuration, interned there (graph::ConfigValues); those the lowering
+// builds are interned here, in `intern`.
 // `code`: how the step's @code is mounted, or null.
 Pod LowerPod(graph::Step& step, const std::string& claim_template, const CodeMount* code,
              PodValues& intern) {
   graph::StepConfig& c = *step.config;
   Pod pod;
-  pod.namespace_ = intern(c.namespace_);
-  pod.labels = intern(std::move(c.labels));
-  pod.annotations = intern(std::move(c.annotations));
+  pod.namespace_ = c.namespace_;
+  pod.labels = c.labels;
+  pod.annotations = c.annotations;
 
   if (c.trainjob) pod.container_name = kTrainerContainer;  // ir.h, Pod::container_name
-  pod.image = intern(std::move(c.image));
+  pod.image = c.image;
   pod.command.reserve((step.shell ? 2 : 0) + step.command.size());
   if (step.shell) {
     pod.command.push_back(Text{{{Segment::Kind::kLiteral, "/bin/sh"}}});
@@ -138,7 +137,7 @@ Pod LowerPod(graph::Step& step, const std::string& claim_template, const CodeMou
     env.push_back(EnvVar{"TMPDIR", EscapeDollars(c.tmpfs_path), ""});
   }
   pod.env = intern(std::move(env));
-  pod.env_from_secrets = intern(std::move(c.secrets));
+  pod.env_from_secrets = c.secrets;
 
   Resources resources;
   std::string cpu = graph::CpuQuantity(c.cpu_millis);
@@ -182,7 +181,7 @@ Pod LowerPod(graph::Step& step, const std::string& claim_template, const CodeMou
   pod.volumes = intern(std::move(volumes));
   pod.volume_mounts = intern(std::move(mounts));
 
-  pod.image_pull_policy = intern(std::move(c.image_pull_policy));
+  pod.image_pull_policy = c.image_pull_policy;
   if (c.security_context) {
     const graph::SecurityContextConfig& s = *c.security_context;
     pod.security_context = SecurityContext{s.privileged, s.allow_privilege_escalation,
@@ -190,8 +189,8 @@ Pod LowerPod(graph::Step& step, const std::string& claim_template, const CodeMou
   }
   pod.port = c.port;
 
-  pod.service_account_name = intern(std::move(c.service_account));
-  pod.node_selector = intern(std::move(c.node_selector));
+  pod.service_account_name = c.service_account;
+  pod.node_selector = c.node_selector;
   std::vector<Toleration> tolerations;
   bool neuron_covered = false;
   for (const graph::TolerationConfig& t : c.tolerations) {
@@ -203,7 +202,7 @@ Pod LowerPod(graph::Step& step, const std::string& claim_template, const CodeMou
     tolerations.push_back(Toleration{kNeuronResource, "Exists", "", "NoSchedule", std::nullopt});
   }
   pod.tolerations = intern(std::move(tolerations));
-  pod.image_pull_secrets = intern(std::move(c.image_pull_secrets));
+  pod.image_pull_secrets = c.image_pull_secrets;
   return pod;
 }
 
