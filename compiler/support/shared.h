@@ -143,7 +143,8 @@ class Shared {
   };
   Shared(typename Node::Fresh, T value) : p_(new Node{std::move(value), 1}) {}
   void Release() {
-    if (p_ && --p_->holders == 0) delete p_;
+    Node* node = std::exchange(p_, nullptr);
+    if (node && --node->holders == 0) delete node;
   }
   Node* p_ = nullptr;  // the value is never changed but through edit()
 };
