@@ -42,7 +42,6 @@ struct EnvVar {
 
   auto tie() const { return std::tie(name, value, field_path); }
   bool operator==(const EnvVar& o) const { return tie() == o.tie(); }
-  bool operator<(const EnvVar& o) const { return tie() < o.tie(); }
 };
 
 struct Toleration {
@@ -54,7 +53,6 @@ struct Toleration {
 
   auto tie() const { return std::tie(key, op, value, effect, toleration_seconds); }
   bool operator==(const Toleration& o) const { return tie() == o.tie(); }
-  bool operator<(const Toleration& o) const { return tie() < o.tie(); }
 };
 
 struct Volume {
@@ -69,7 +67,6 @@ struct Volume {
 
   auto tie() const { return std::tie(name, kind, size_limit, claim_name, items); }
   bool operator==(const Volume& o) const { return tie() == o.tie(); }
-  bool operator<(const Volume& o) const { return tie() < o.tie(); }
 };
 
 struct VolumeMount {
@@ -79,7 +76,6 @@ struct VolumeMount {
 
   auto tie() const { return std::tie(name, mount_path, read_only); }
   bool operator==(const VolumeMount& o) const { return tie() == o.tie(); }
-  bool operator<(const VolumeMount& o) const { return tie() < o.tie(); }
 };
 
 // A pod-level DRA claim (`spec.resourceClaims[]`), made from a
@@ -90,7 +86,6 @@ struct PodResourceClaim {
 
   auto tie() const { return std::tie(name, template_name); }
   bool operator==(const PodResourceClaim& o) const { return tie() == o.tie(); }
-  bool operator<(const PodResourceClaim& o) const { return tie() < o.tie(); }
 };
 
 // The container's securityContext; unset fields are not emitted.
@@ -109,7 +104,6 @@ struct Resources {
 
   auto tie() const { return std::tie(requests, limits, claims); }
   bool operator==(const Resources& o) const { return tie() == o.tie(); }
-  bool operator<(const Resources& o) const { return tie() < o.tie(); }
 };
 
 // One step's pod, complete. Empty strings and lists mean "not set": a

@@ -15,14 +15,17 @@
 #ifndef FLOWC_SUPPORT_SHARED_H_
 #define FLOWC_SUPPORT_SHARED_H_
 
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
-#include <set>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace flowc {
 
@@ -126,7 +129,6 @@ class Shared {
   friend bool operator==(const U& a, const Shared& b) { return a == b.get(); }
   template <typename U>
   friend bool operator!=(const U& a, const Shared& b) { return !(a == b.get()); }
-  friend bool operator<(const Shared& a, const Shared& b) { return a.get() < b.get(); }
 
  private:
   static const T& Empty() {
@@ -149,6 +151,47 @@ class Shared {
   Node* p_ = nullptr;  // the value is never changed but through edit()
 };
 
+// The hash of a value of the types a pod holds: strings, numbers, enums,
+// optionals, pairs, vectors and structs with a tie() of their fields.
+struct ValueHash {
+  static size_t Combine(size_t seed, size_t h) {
+    return seed ^ (h + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+  }
+  size_t operator()(const std::string& s) const { return std::hash<std::string_view>()(s); }
+  template <typename T>
+  size_t operator()(const std::optional<T>& v) const {
+    return v ? Combine(1, (*this)(*v)) : 0;
+  }
+  template <typename A, typename B>
+  size_t operator()(const std::pair<A, B>& p) const {
+    return Combine((*this)(p.first), (*this)(p.second));
+  }
+  template <typename T>
+  size_t operator()(const std::vector<T>& items) const {
+    size_t h = items.size();
+    for (const T& item : items) h = Combine(h, (*this)(item));
+    return h;
+  }
+  template <typename... Ts>
+  size_t operator()(const std::tuple<Ts...>& fields) const {
+    return std::apply(
+        [this](const auto&... f) {
+          size_t h = 0;
+          ((h = Combine(h, (*this)(f))), ...);
+          return h;
+        },
+        fields);
+  }
+  template <typename T>
+  size_t operator()(const T& v) const {
+    if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+      return std::hash<T>()(v);
+    } else {
+      return (*this)(v.tie());
+    }
+  }
+};
+
 // One Shared<T> per distinct value: the lowering interns every list and
 // string a pod holds, so 100,000 pods with the same labels hold one copy.
 template <typename T>
@@ -156,27 +199,28 @@ class Interner {
  public:
   Shared<T> operator()(T value) {
     if (value == T()) return Shared<T>();
-    auto it = values_.find(value);
-    if (it != values_.end()) return *it;
-    return *values_.insert(Shared<T>(std::move(value))).first;
+    const size_t hash = ValueHash()(value);
+    if (const Shared<T>* found = Find(value, hash)) return *found;
+    return values_.emplace(hash, Shared<T>(std::move(value)))->second;
   }
   // A value already shared: kept if it is the first of its kind.
   Shared<T> operator()(const Shared<T>& value) {
     if (value.get() == T()) return Shared<T>();
-    auto it = values_.find(value.get());
-    if (it != values_.end()) return *it;
-    values_.insert(value);
+    const size_t hash = ValueHash()(value.get());
+    if (const Shared<T>* found = Find(value.get(), hash)) return *found;
+    values_.emplace(hash, value);
     return value;
   }
 
  private:
-  struct Less {
-    using is_transparent = void;
-    bool operator()(const Shared<T>& a, const Shared<T>& b) const { return a.get() < b.get(); }
-    bool operator()(const Shared<T>& a, const T& b) const { return a.get() < b; }
-    bool operator()(const T& a, const Shared<T>& b) const { return a < b.get(); }
-  };
-  std::set<Shared<T>, Less> values_;
+  const Shared<T>* Find(const T& value, size_t hash) const {
+    auto [it, end] = values_.equal_range(hash);
+    for (; it != end; ++it) {
+      if (it->second.get() == value) return &it->second;
+    }
+    return nullptr;
+  }
+  std::unordered_multimap<size_t, Shared<T>> values_;  // by the value's hash
 };
 
 // An Interner for each of the types Ts.

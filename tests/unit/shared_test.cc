@@ -1,7 +1,10 @@
 // compiler/support/shared.h: Shared, Boxed and Interner.
 #include "compiler/support/shared.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -71,6 +74,36 @@ TEST_CASE("Interner: one Shared for each distinct value, none for an empty one")
   edited.edit()[0].second = "changed";
   CHECK(intern(Labels{{"team", "ml"}}).same(first));
   CHECK(first[0].second == "ml");
+}
+
+// A struct of the kind a pod holds: hashed and compared through tie().
+struct Item {
+  enum class Kind { kA, kB };
+  std::string name;
+  std::optional<int64_t> seconds;
+  Kind kind = Kind::kA;
+  auto tie() const { return std::tie(name, seconds, kind); }
+  bool operator==(const Item& o) const { return tie() == o.tie(); }
+};
+
+TEST_CASE("Interner: values that differ in any one field are distinct") {
+  Interner<std::vector<Item>> intern;
+  const std::vector<Item> base = {{"a", 30, Item::Kind::kA}};
+  Shared<std::vector<Item>> first = intern(base);
+  CHECK(intern(std::vector<Item>(base)).same(first));
+  std::vector<Shared<std::vector<Item>>> distinct = {
+      first,
+      intern(std::vector<Item>{{"b", 30, Item::Kind::kA}}),
+      intern(std::vector<Item>{{"a", std::nullopt, Item::Kind::kA}}),
+      intern(std::vector<Item>{{"a", 0, Item::Kind::kA}}),
+      intern(std::vector<Item>{{"a", 30, Item::Kind::kB}}),
+      intern(std::vector<Item>{{"a", 30, Item::Kind::kA}, {"a", 30, Item::Kind::kA}}),
+  };
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    for (size_t j = i + 1; j < distinct.size(); ++j) CHECK(!distinct[i].same(distinct[j]));
+  }
+  // Equal hashes are told apart by the values: every value is found again.
+  for (const auto& value : distinct) CHECK(intern(value.get()).same(value));
 }
 
 TEST_CASE("Boxed: an optional on the heap; copies are deep") {
