@@ -119,9 +119,9 @@ class GraphBuilder {
         references.Step(i, a);
         BuildNext(a, flow_.steps[i], index);
       }
-      // Nothing reads the step's AST once it is built but its name's range.
-      a = ast::Step{a.name, {}, {}, {}, a.range};
+      a = ast::Step();  // nothing reads the step's AST once it is built
     }
+    ast_.steps = std::vector<ast::Step>();
     auto start = index.find("start");
     auto end = index.find("end");
     flow_.start = start == index.end() ? kNone : start->second;

@@ -134,7 +134,6 @@ const CodeMount& CodeConfigMaps::Mount(Flow& flow, const graph::CodeConfig& code
       m.volume.items.emplace_back(f.key, f.path);
     }
     m.mount = VolumeMount{kCodeVolume, code.path, true};
-    m.working_dir = code.path;
   }
   return mount->second;
 }

@@ -47,12 +47,12 @@ ConfigMap CodeConfigMap(const graph::CodeBundle& bundle);
 std::string CodeConfigMapName(std::string_view flow_k8s_name, const graph::CodeBundle& bundle);
 
 // What `@code` adds to a step: the ConfigMap (an index into Flow::objects),
-// and the volume, read-only mount and working directory of the step's pod.
+// and the volume and read-only mount of the step's pod, whose path is also
+// the pod's working directory.
 struct CodeMount {
   size_t object = 0;
   Volume volume;
   VolumeMount mount;
-  std::string working_dir;
 };
 
 // Builds each ConfigMap, and the volume that mounts it, once per bundle and

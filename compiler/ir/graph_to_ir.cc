@@ -87,11 +87,11 @@ using PodValues = InternerSet<std::string, std::vector<EnvVar>, Resources, std::
                               std::vector<Toleration>, std::vector<Volume>,
                               std::vector<PodResourceClaim>>;
 
-// `claim_template`: the ResourceClaimTemplate of the step's @neuron, or "".
+// The pod of `step`. `claim_template` names the ResourceClaimTemplate of the
+// step's @neuron, or is ""; `code` says how its @code is mounted, or is null.
 // The strings and lists the pod carries as they are come from the step's
-// configuration, interned there (graph::ConfigValues); those the lowering
-// builds are interned here, in `intern`.
-// `code`: how the step's @code is mounted, or null.
+// configuration, interned there (graph::ConfigValues); the lists built here
+// are interned in `intern`.
 Pod LowerPod(graph::Step& step, const std::string& claim_template, const CodeMount* code,
              PodValues& intern) {
   graph::StepConfig& c = *step.config;
@@ -176,7 +176,7 @@ Pod LowerPod(graph::Step& step, const std::string& claim_template, const CodeMou
   if (code) {
     volumes.push_back(code->volume);
     mounts.push_back(code->mount);
-    pod.working_dir = intern(code->working_dir);
+    pod.working_dir = intern(code->mount.mount_path);
   }
   pod.volumes = intern(std::move(volumes));
   pod.volume_mounts = intern(std::move(mounts));

@@ -109,10 +109,11 @@ struct Resources {
 // One step's pod, complete. Empty strings and lists mean "not set": a
 // renderer omits them.
 //
-// A pod's strings and lists are Shared (compiler/support/shared.h): the
-// lowering interns them, so the pods of a flow hold one copy of each distinct
-// list (100,000 pods with the same labels, tolerations and resources). They
-// read as the const values they hold; only the command is the pod's own.
+// A pod's strings and lists are Shared (compiler/support/shared.h) and
+// interned (by the graph as it resolves decorators, by the lowering for the
+// lists it builds), so the pods of a flow hold one copy of each distinct list
+// (100,000 pods with the same labels, tolerations and resources). They read
+// as the const values they hold; only the command is the pod's own.
 struct Pod {
   // Pod metadata.
   Shared<std::string> namespace_;

@@ -1,5 +1,5 @@
-// Two holders that keep the step graph and the IR small when a flow has
-// thousands of steps (bench/RESULTS.md, "Memory"):
+// What keeps the AST, the step graph and the IR small when a flow has
+// thousands of steps (bench/RESULTS.md, "Memory at 100,000 steps"):
 //
 //   Boxed<T>     an optional T kept on the heap: a pointer's size in the
 //                struct that holds it, for the large parts few steps set
@@ -10,7 +10,7 @@
 //   Interner<T>  hands out one Shared<T> for each distinct value;
 //                InternerSet<Ts...> one for each of several types.
 //
-// Neither changes what a field means: a Boxed<T> reads like std::optional<T>
+// Neither holder changes what a field means: a Boxed<T> reads like std::optional<T>
 // and a Shared<T> like the const T it holds.
 #ifndef FLOWC_SUPPORT_SHARED_H_
 #define FLOWC_SUPPORT_SHARED_H_
@@ -192,8 +192,9 @@ struct ValueHash {
   }
 };
 
-// One Shared<T> per distinct value: the lowering interns every list and
-// string a pod holds, so 100,000 pods with the same labels hold one copy.
+// One Shared<T> per distinct value: the graph interns the strings and lists
+// of each step's configuration, the lowering the lists it builds for a pod,
+// so 100,000 pods with the same labels hold one copy.
 template <typename T>
 class Interner {
  public:
@@ -202,14 +203,6 @@ class Interner {
     const size_t hash = ValueHash()(value);
     if (const Shared<T>* found = Find(value, hash)) return *found;
     return values_.emplace(hash, Shared<T>(std::move(value)))->second;
-  }
-  // A value already shared: kept if it is the first of its kind.
-  Shared<T> operator()(const Shared<T>& value) {
-    if (value.get() == T()) return Shared<T>();
-    const size_t hash = ValueHash()(value.get());
-    if (const Shared<T>* found = Find(value.get(), hash)) return *found;
-    values_.emplace(hash, value);
-    return value;
   }
 
  private:
@@ -230,10 +223,6 @@ class InternerSet {
   template <typename T>
   Shared<T> operator()(T value) {
     return std::get<Interner<T>>(interners_)(std::move(value));
-  }
-  template <typename T>
-  Shared<T> operator()(const Shared<T>& value) {
-    return std::get<Interner<T>>(interners_)(value);
   }
 
  private:
