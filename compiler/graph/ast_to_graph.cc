@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -13,6 +12,7 @@
 #include "compiler/graph/names.h"
 #include "compiler/graph/params.h"
 #include "compiler/graph/references.h"
+#include "compiler/support/flat_map.h"
 
 namespace flowc::graph {
 namespace {
@@ -76,13 +76,13 @@ class GraphBuilder {
   }
 
   void CheckNameCollisions() {
-    std::unordered_map<std::string_view, size_t> seen;
+    FlatMap<std::string_view, size_t> seen(flow_.steps.size());
     for (size_t i = 0; i < flow_.steps.size(); ++i) {
       const Step& step = flow_.steps[i];
       if (step.name.empty() || duplicate_[i]) continue;
-      auto [it, inserted] = seen.emplace(step.k8s_name, i);
+      auto [first_index, inserted] = seen.try_emplace(step.k8s_name, i);
       if (!inserted) {
-        const Step& first = flow_.steps[it->second];
+        const Step& first = flow_.steps[*first_index];
         report_(Code::kNameCollision, step.range,
                 fmt::format("steps '{}' and '{}' both become the Kubernetes name '{}'", first.name,
                             step.name, step.k8s_name))
@@ -105,15 +105,17 @@ class GraphBuilder {
   // graph are never both whole. What later checks need of a step's AST (its
   // `next`'s range, its `{{item}}`s) is kept apart.
   void BuildSteps(const FlowDefaults& defaults, RunReferenceCheck& references) {
-    std::unordered_map<std::string_view, size_t> index;
+    FlatMap<std::string_view, size_t> index(ast_.steps.size());
     flow_.steps.resize(ast_.steps.size());
     duplicate_.assign(ast_.steps.size(), false);
     first_next_.assign(ast_.steps.size(), std::nullopt);
+    next_ranges_begin_.assign(ast_.steps.size() + 1, 0);
     for (size_t i = 0; i < ast_.steps.size(); ++i) NameStep(ast_.steps[i], i, index);
     for (size_t i = 0; i < ast_.steps.size(); ++i) {
       ast::Step& a = ast_.steps[i];
       gang_references_.Step(a);
       if (!a.nexts.empty()) first_next_[i] = a.nexts[0].range;
+      next_ranges_begin_[i] = next_ranges_.size();
       if (!duplicate_[i]) {
         BuildStep(defaults, a, flow_.steps[i]);
         references.Step(i, a);
@@ -121,26 +123,27 @@ class GraphBuilder {
       }
       a = ast::Step();  // nothing reads the step's AST once it is built
     }
+    next_ranges_begin_.back() = next_ranges_.size();
     ast_.steps = std::vector<ast::Step>();
-    auto start = index.find("start");
-    auto end = index.find("end");
-    flow_.start = start == index.end() ? kNone : start->second;
-    flow_.end = end == index.end() ? kNone : end->second;
+    const size_t* start = index.find("start");
+    const size_t* end = index.find("end");
+    flow_.start = start ? *start : kNone;
+    flow_.end = end ? *end : kNone;
   }
 
   // The step's name; `index` gets it.
-  void NameStep(const ast::Step& a, size_t i, std::unordered_map<std::string_view, size_t>& index) {
+  void NameStep(const ast::Step& a, size_t i, FlatMap<std::string_view, size_t>& index) {
     Step& step = flow_.steps[i];
     step.name = a.name.name;
     step.range = a.name.range;
     step.k8s_name = KubernetesName(step.name);
-    auto [it, inserted] = index.emplace(step.name, i);
+    auto [first, inserted] = index.try_emplace(step.name, i);
     if (!inserted) {
       duplicate_[i] = true;
       structure_ok_ = false;
       report_(Code::kDuplicateStep, a.name.range,
               fmt::format("step '{}' is declared twice", step.name))
-          .AddNote(ast_.steps[it->second].name.range, "first declared here");
+          .AddNote(ast_.steps[*first].name.range, "first declared here");
       return;
     }
     CheckName("step", step.name, step.k8s_name, step.range);
@@ -189,7 +192,7 @@ class GraphBuilder {
   }
 
   void BuildNext(const ast::Step& a, Step& step,
-                 const std::unordered_map<std::string_view, size_t>& index) {
+                 const FlatMap<std::string_view, size_t>& index) {
     for (size_t i = 1; i < a.nexts.size(); ++i) {
       structure_ok_ = false;
       report_(Code::kDuplicateNext, a.nexts[i].range,
@@ -201,8 +204,8 @@ class GraphBuilder {
     const ast::Next& next = a.nexts[0];
     for (size_t t = 0; t < next.targets.size(); ++t) {
       const ast::Identifier& target = next.targets[t];
-      auto it = index.find(target.name);
-      if (it == index.end()) {
+      const size_t* found = index.find(target.name);
+      if (found == nullptr) {
         structure_ok_ = false;
         auto& d = report_(Code::kUnknownStep, target.range,
                           fmt::format("'next' names unknown step '{}'", target.name));
@@ -218,8 +221,8 @@ class GraphBuilder {
                 fmt::format("step '{}' is named twice in one 'next'", target.name));
         continue;
       }
-      step.next.push_back(it->second);
-      next_ranges_[&step].push_back(target.range);
+      step.next.push_back(*found);
+      next_ranges_.push_back(target.range);
     }
     if (next.is_foreach()) BuildForeach(next, step);
   }
@@ -332,7 +335,7 @@ class GraphBuilder {
           std::vector<std::string_view> path = {flow_.steps[v].name};
           for (size_t w = u; w != v && w != kNone; w = parent[w]) path.insert(path.begin() + 1, flow_.steps[w].name);
           path.push_back(flow_.steps[v].name);
-          report_(Code::kCycle, next_ranges_[&flow_.steps[u]][t],
+          report_(Code::kCycle, next_ranges_[next_ranges_begin_[u] + t],
                   fmt::format("'next {}' closes a cycle: {}", flow_.steps[v].name,
                               fmt::join(path, " -> ")))
               .SetHelp("a flow is a DAG; to repeat work, use foreach");
@@ -554,7 +557,11 @@ class GraphBuilder {
   std::vector<bool> duplicate_;
   ConfigValues config_values_;  // the steps' configurations share their values
   std::vector<std::optional<diag::SourceRange>> first_next_;  // each step's `next`
-  std::unordered_map<const Step*, std::vector<diag::SourceRange>> next_ranges_;
+  // Where each step's targets are named: step i's are next_ranges_[k] for k
+  // from next_ranges_begin_[i] to next_ranges_begin_[i + 1], one for each of
+  // its `next` edges.
+  std::vector<diag::SourceRange> next_ranges_;
+  std::vector<size_t> next_ranges_begin_;
   std::vector<size_t> ipdom_;
   std::vector<size_t> foreach_join_;
   std::vector<bool> visited_;
