@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "compiler/graph/graph.h"
+#include "compiler/support/flat_map.h"
+
 namespace flowc::graph {
 namespace {
 
@@ -97,6 +100,37 @@ std::string CheckEnvVarName(std::string_view value) {
     if (u < 0x20 || u > 0x7e || c == '=') return "may contain only printable ASCII other than '='";
   }
   return "";
+}
+
+void CheckKubernetesName(std::string_view what, const std::string& name, const std::string& k8s,
+                         diag::SourceRange at, diag::Reporter& report) {
+  std::string why = CheckDns1123Label(k8s);
+  if (why.empty()) return;
+  auto& d = report(diag::Code::kInvalidName, at,
+                   fmt::format("{} name '{}' becomes the Kubernetes name '{}', which {}", what, name,
+                               k8s, why));
+  if (k8s.size() > 63) {
+    d.SetHelp("shorten the name to at most 63 characters");
+  } else {
+    d.SetHelp("start and end the name with a letter or digit");
+  }
+}
+
+void CheckNameCollisions(const std::vector<Step>& steps, const std::vector<bool>& skip,
+                         diag::Reporter& report) {
+  FlatMap<std::string_view, size_t> seen(steps.size());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& step = steps[i];
+    if (step.name.empty() || skip[i]) continue;
+    auto [first_index, inserted] = seen.try_emplace(step.k8s_name, i);
+    if (inserted) continue;
+    const Step& first = steps[*first_index];
+    report(diag::Code::kNameCollision, step.range,
+           fmt::format("steps '{}' and '{}' both become the Kubernetes name '{}'", first.name,
+                       step.name, step.k8s_name))
+        .AddNote(first.range, fmt::format("'{}' is declared here", first.name))
+        .SetHelp("rename one of them");
+  }
 }
 
 }  // namespace flowc::graph

@@ -8,6 +8,9 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "compiler/diag/diagnostics.h"
 
 namespace flowc::graph {
 
@@ -21,6 +24,18 @@ std::string CheckDns1123Subdomain(std::string_view value);
 std::string CheckQualifiedName(std::string_view value);
 std::string CheckLabelValue(std::string_view value);
 std::string CheckEnvVarName(std::string_view value);
+
+struct Step;
+
+// Reports (E027) a flow or step name whose Kubernetes name `k8s` is not a
+// DNS-1123 label; `what` is "flow" or "step".
+void CheckKubernetesName(std::string_view what, const std::string& name, const std::string& k8s,
+                         diag::SourceRange at, diag::Reporter& report);
+
+// Reports (E028) each step whose Kubernetes name an earlier step has already
+// taken. Steps without a name, and those `skip` marks, are left out.
+void CheckNameCollisions(const std::vector<Step>& steps, const std::vector<bool>& skip,
+                         diag::Reporter& report);
 
 }  // namespace flowc::graph
 
