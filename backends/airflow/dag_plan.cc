@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "backends/airflow/k8s_delivery.h"
 #include "backends/k8s/jobset.h"
@@ -188,7 +189,7 @@ std::vector<std::string> DagNodes(const ir::Flow& flow, const Plan& plan,
 std::vector<Edge> PlanEdges(const ir::Flow& flow, const Plan& plan, std::optional<size_t> group,
                             const Binding& base) {
   std::vector<Edge> edges;
-  std::map<std::string, size_t> edge_of;  // by source
+  std::unordered_map<std::string, size_t> edge_of;  // by source; the order is `edges`'s
   // A group's edges start at its own steps: visiting only those keeps the
   // whole DAG linear in the number of steps.
   std::vector<size_t> all;

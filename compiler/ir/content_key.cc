@@ -26,12 +26,12 @@ static_assert(sizeof(Resources) == 72, "a new Resources field belongs in Key::Ad
 // A Segment's offset and length place it in the source, as Segment::operator==
 // knows: they are not content.
 static_assert(sizeof(Text) == 24 && sizeof(Segment) == 56, "a new Text field belongs in Key::Add");
-static_assert(sizeof(Pod) == 208, "a new Pod field belongs in Key::Add(Pod)");
+static_assert(sizeof(Pod) == 192, "a new Pod field belongs in Key::Add(Pod)");
 static_assert(sizeof(OpaqueDeviceConfig) == 120, "a new OpaqueDeviceConfig field belongs in Key");
 static_assert(sizeof(ResourceClaimTemplate) == 184, "a new claim template field belongs in Key");
 static_assert(sizeof(ConfigMapFile) == 104, "a new ConfigMapFile field belongs in Key");
 static_assert(sizeof(ConfigMap) == 24, "a new ConfigMap field belongs in Key::Add(ConfigMap)");
-static_assert(sizeof(TrainingRuntime) == 248, "a new TrainingRuntime field belongs in Key");
+static_assert(sizeof(TrainingRuntime) == 232, "a new TrainingRuntime field belongs in Key");
 
 class Key {
  public:

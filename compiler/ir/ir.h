@@ -14,6 +14,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <variant>
@@ -125,7 +126,9 @@ struct Pod {
   // resources, and the torch policy its env and port, is the trainer job's
   // container named `node` (kubeflow/trainer pkg/constants Node; plugins/
   // jobset/builder.go Trainer, plugins/torch/torch.go EnforceMLPolicy).
-  std::string container_name = "main";
+  // Always one of those two literals, so a view: a string would make Step
+  // outgrow the block the lowering reuses (graph_to_ir.cc, LowerToIr).
+  std::string_view container_name = "main";
   Shared<std::string> image;
   std::vector<Text> command;  // argv; `run "..."` is ["/bin/sh", "-c", "..."]
   Shared<std::vector<EnvVar>> env;  // flowc's FLOWC_* (@parallel), @environment vars in order, TMPDIR
@@ -304,9 +307,10 @@ struct Flow {
   std::optional<Schedule> schedule;
   // Every step, in topological order (ties kept in declaration order): a
   // step comes after all its predecessors. steps[0] is `start`, the last is
-  // `end`. A deque, each step (about 1 KB) allocated on its own: the lowering
-  // fills the memory the AST and the graph free as it goes, where one vector
-  // of 100,000 steps would be 105 MB more, mapped anew (bench/RESULTS.md).
+  // `end`. A deque, each step (448 bytes) allocated on its own: the lowering
+  // fills the blocks the graph's step configurations free as it goes
+  // (graph_to_ir.cc), where one vector of 100,000 steps would be 45 MB more,
+  // mapped anew (bench/RESULTS.md).
   std::deque<Step> steps;
   // Objects beside the pods, in the order the steps first need them; each
   // distinct object once.
