@@ -65,6 +65,9 @@ class DagWriter {
  public:
   DagWriter(const ir::Flow& flow, const Plan& plan) : flow_(flow), plan_(plan) {
     params_scope_.params = &flow.params;
+    // A task and its argv list each a step, most often.
+    used_vars_.reserve(2 * flow.steps.size());
+    vars_.reserve(flow.steps.size());
   }
 
   // What the body uses is decided first, for the header; the body then goes to `out` a
@@ -87,11 +90,8 @@ class DagWriter {
   std::string Var(std::string base) {
     bool plain = ReservedNames().count(base) == 0 && base.rfind("flowc_", 0) != 0 &&
                  base.rfind("FLOWC_", 0) != 0;
-    while (!plain || used_vars_.count(base) != 0) {
-      base += "_";
-      plain = true;
-    }
-    used_vars_.insert(base);
+    if (!plain) base += "_";
+    while (!used_vars_.insert(base).second) base += "_";
     return base;
   }
 
