@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -151,9 +150,9 @@ class DagWriter {
       const std::vector<size_t> unrolled = Unrolled(plan_, flow_.steps[s].enclosing_foreach);
       if (!dynamic) {
         for (const Binding& b : Bindings(flow_, unrolled, {})) out += Task(s, b, 0, 4);
-      } else if (plan_.mode.at(*dynamic) == ForeachMode::kMappedTask) {
+      } else if (plan_.mode[*dynamic] == ForeachMode::kMappedTask) {
         for (const Binding& b : Bindings(flow_, unrolled, {})) out += MappedTask(s, *dynamic, b);
-      } else if (plan_.body.at(*dynamic).front() == s) {
+      } else if (plan_.body[*dynamic].front() == s) {
         std::vector<size_t> outer = Unrolled(plan_, flow_.steps[*dynamic].enclosing_foreach);
         for (const Binding& b : Bindings(flow_, outer, {})) out += Group(*dynamic, b);
       }
@@ -230,7 +229,7 @@ class DagWriter {
     bool runtime_item = false;
     if (!step.enclosing_foreach.empty()) {
       size_t innermost = step.enclosing_foreach.back();
-      if (plan_.mode.at(innermost) == ForeachMode::kUnrolled) {
+      if (plan_.mode[innermost] == ForeachMode::kUnrolled) {
         for (const auto& [f, i] : binding) {
           if (f == innermost) {
             scope.item = JinjaScope::Item::kConstant;
@@ -317,7 +316,7 @@ class DagWriter {
   // A mapped task group running the body of foreach `f` once per element.
   std::string Group(size_t f, const Binding& binding) {
     const ir::Step& split = flow_.steps[f];
-    const std::vector<size_t>& body = plan_.body.at(f);
+    const std::vector<size_t>& body = plan_.body[f];
     const ir::Step& first = flow_.steps[body.front()];
     seen_.task_group = true;
     std::string group_id = first.name + Suffix(binding, 0, '-');

@@ -78,7 +78,7 @@ DagUses PlanUses(const ir::Flow& flow, const Plan& plan) {
     if (ir::CommandRefers(step.pod, ir::Segment::Kind::kParam))
       uses.text = true;  // the DAG's user_defined_filters
     std::optional<size_t> dynamic = DynamicOf(flow, plan, s);
-    ForeachMode mode = dynamic ? plan.mode.at(*dynamic) : ForeachMode::kUnrolled;
+    ForeachMode mode = dynamic ? plan.mode[*dynamic] : ForeachMode::kUnrolled;
     bool over_param = dynamic && !flow.steps[*dynamic].foreach->param.empty();
     if (mode == ForeachMode::kMappedGroup) {
       uses.task_group = true;
@@ -97,7 +97,7 @@ DagUses PlanUses(const ir::Flow& flow, const Plan& plan) {
     }
     // A task whose {{item}} is the mapped group's argument, known at run time.
     const std::vector<size_t>& chain = step.enclosing_foreach;
-    bool runtime_item = !chain.empty() && IsDynamic(plan.mode.at(chain.back()));
+    bool runtime_item = !chain.empty() && IsDynamic(plan.mode[chain.back()]);
     if (runtime_item && ir::CommandRefers(step.pod, ir::Segment::Kind::kItem))
       uses.task = uses.argv = uses.text = true;
   }

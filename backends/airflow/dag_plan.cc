@@ -48,6 +48,10 @@ bool CheckFlow(const ir::Flow& flow, diag::Reporter& report) {
 
 bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
   bool ok = CheckFlow(flow, report);
+  // Each foreach is decided below. One reported and skipped counts as mapped,
+  // so that a foreach over a param nested in it is reported as well.
+  plan.mode.assign(flow.steps.size(), ForeachMode::kMappedTask);
+  plan.body.assign(flow.steps.size(), {});
   // One pass over the steps (not one per foreach): each joins the body of
   // every foreach that encloses it, in flow order.
   for (size_t s = 0; s < flow.steps.size(); ++s) {
@@ -96,21 +100,21 @@ bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
 std::vector<size_t> Unrolled(const Plan& plan, const std::vector<size_t>& chain) {
   std::vector<size_t> out;
   for (size_t f : chain) {
-    if (plan.mode.at(f) == ForeachMode::kUnrolled) out.push_back(f);
+    if (plan.mode[f] == ForeachMode::kUnrolled) out.push_back(f);
   }
   return out;
 }
 
 std::optional<size_t> DynamicOf(const ir::Flow& flow, const Plan& plan, size_t s) {
   for (size_t f : flow.steps[s].enclosing_foreach) {
-    if (IsDynamic(plan.mode.at(f))) return f;
+    if (IsDynamic(plan.mode[f])) return f;
   }
   return std::nullopt;
 }
 
 std::optional<size_t> GroupOf(const ir::Flow& flow, const Plan& plan, size_t s) {
   std::optional<size_t> f = DynamicOf(flow, plan, s);
-  if (f && plan.mode.at(*f) == ForeachMode::kMappedGroup) return f;
+  if (f && plan.mode[*f] == ForeachMode::kMappedGroup) return f;
   return std::nullopt;
 }
 
@@ -198,7 +202,7 @@ std::vector<Edge> PlanEdges(const ir::Flow& flow, const Plan& plan, std::optiona
     for (size_t u = 0; u < all.size(); ++u) all[u] = u;
   }
   auto group_of = [&](size_t s) { return GroupOf(flow, plan, s); };
-  for (size_t u : group ? plan.body.at(*group) : all) {
+  for (size_t u : group ? plan.body[*group] : all) {
     bool u_in = group ? group_of(u) == group : true;
     for (size_t v : flow.steps[u].next) {
       bool v_in = group ? group_of(v) == group : true;
