@@ -141,8 +141,8 @@ class DagWriter {
       for (size_t o : setup.objects) keys.push_back(PyExpr::Str(ObjectKey(flow_.objects[o])));
       PyExpr helper =
           HelperTask({{"task_id", PyExpr::Str(step + "-objects")}}, "flowc_create_objects");
-      out += Assign(setup_vars.back(),
-                    PyExpr::Call(std::move(helper), {}, {{"objects", PyExpr::List(keys)}}), 4);
+      Assign(out, setup_vars.back(),
+             PyExpr::Call(std::move(helper), {}, {{"objects", PyExpr::List(keys)}}), 4);
     }
 
     for (size_t s = 0; s < flow_.steps.size(); ++s) {
@@ -171,8 +171,7 @@ class DagWriter {
       PyExpr helper =
           HelperTask({{"task_id", PyExpr::Str(step.name + "-teardown")}}, "flowc_gang_teardown");
       PyExpr call = PyExpr::Call(std::move(helper), {}, {{"step", PyExpr::Str(step.name)}});
-      out +=
-          Assign(teardowns.back().second, PyExpr::Call(PyExpr::Attr(call, "as_teardown"), {}), 4);
+      Assign(out, teardowns.back().second, PyExpr::Call(PyExpr::Attr(call, "as_teardown"), {}), 4);
       WriteWhenFull(out, sink);
     }
 
@@ -208,10 +207,11 @@ class DagWriter {
     return out;
   }
 
-  // The Python statement `var = value`, formatted at `indent`.
-  static std::string Assign(const std::string& var, const PyExpr& value, size_t indent) {
-    return fmt::format("{}{} = {}\n", std::string(indent, ' '), var,
-                       value.FormatAt(indent, indent + var.size() + 3, 0));
+  // Appends the Python statement `var = value`, formatted at `indent`.
+  static void Assign(std::string& out, const std::string& var, const PyExpr& value, size_t indent) {
+    out.append(indent, ' ').append(var).append(" = ");
+    value.FormatInto(out, indent, indent + var.size() + 3, 0);
+    out += '\n';
   }
 
   // One task for step `s` in `binding`; `skip` leading binding entries are
@@ -246,7 +246,7 @@ class DagWriter {
       Kwargs call = GangArgs(step);
       if (item_needed && runtime_item) call.emplace_back("item", PyExpr::Code("item"));
       if (item_needed && !runtime_item) call.emplace_back("item", Rendered(scope.item_value));
-      out += Assign(var, PyExpr::Call(GangTask(s, task_id), {}, std::move(call)), indent);
+      Assign(out, var, PyExpr::Call(GangTask(s, task_id), {}, std::move(call)), indent);
       return out;
     }
 
@@ -258,7 +258,7 @@ class DagWriter {
       PyExpr call =
           PyExpr::Call(std::move(helper), {},
                        {{"argv", ArgvParts(step.pod, scope)}, {"item", PyExpr::Code("item")}});
-      out += Assign(argv_var, call, indent);
+      Assign(out, argv_var, call, indent);
       cmds = PyExpr::Code(argv_var);
     } else {
       std::vector<PyExpr> args;
@@ -266,8 +266,7 @@ class DagWriter {
         args.push_back(PyExpr::Str(JinjaText(arg, scope)));
       cmds = PyExpr::List(std::move(args));
     }
-    out +=
-        Assign(var, PodOperator(step, task_id, std::move(cmds), "KubernetesPodOperator"), indent);
+    Assign(out, var, PodOperator(step, task_id, std::move(cmds), "KubernetesPodOperator"), indent);
     return out;
   }
 
@@ -285,10 +284,10 @@ class DagWriter {
       PyExpr items = ItemsExpr(foreach, task_id, var, out);
       PyExpr partial =
           PyExpr::Call(PyExpr::Attr(GangTask(s, task_id), "partial"), {}, GangArgs(step));
-      out += Assign(var,
-                    PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
-                                 {{"item", std::move(items)}}),
-                    4);
+      Assign(out, var,
+             PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
+                          {{"item", std::move(items)}}),
+             4);
       return out;
     }
 
@@ -304,12 +303,12 @@ class DagWriter {
       helper_kwargs.emplace_back("param", PyExpr::Str(foreach.param));
     }
     PyExpr helper = HelperTask({{"task_id", PyExpr::Str(task_id + "-argv")}}, "flowc_argvs");
-    out += Assign(argv_var, PyExpr::Call(std::move(helper), {}, std::move(helper_kwargs)), 4);
+    Assign(out, argv_var, PyExpr::Call(std::move(helper), {}, std::move(helper_kwargs)), 4);
     PyExpr partial = PodOperator(step, task_id, std::nullopt, "KubernetesPodOperator.partial");
-    out += Assign(var,
-                  PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
-                               {{"cmds", PyExpr::Code(argv_var)}}),
-                  4);
+    Assign(out, var,
+           PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
+                        {{"cmds", PyExpr::Code(argv_var)}}),
+           4);
     return out;
   }
 
@@ -340,7 +339,7 @@ class DagWriter {
     std::string var = Var(first.name + Suffix(binding, 0, '_') + "_group");
     vars_[GroupKey(f, binding)] = var;
     PyExpr items = ItemsExpr(*split.foreach, group_id, var, out);
-    out += Assign(var, PyExpr::Call(fn + ".expand", {}, {{"item", std::move(items)}}), 4);
+    Assign(out, var, PyExpr::Call(fn + ".expand", {}, {{"item", std::move(items)}}), 4);
     out += "\n";
     return out;
   }
@@ -357,8 +356,8 @@ class DagWriter {
     seen_.task = seen_.items = true;
     std::string var = Var(var_base + "_items");
     PyExpr helper = HelperTask({{"task_id", PyExpr::Str(id + "-items")}}, "flowc_items");
-    out += Assign(var, PyExpr::Call(std::move(helper), {}, {{"param", PyExpr::Str(foreach.param)}}),
-                  4);
+    Assign(out, var, PyExpr::Call(std::move(helper), {}, {{"param", PyExpr::Str(foreach.param)}}),
+           4);
     return PyExpr::Code(var);
   }
 
@@ -393,8 +392,11 @@ class DagWriter {
                      const char* callee) {
     seen_.pod_operator = true;
     seen_.datetime = seen_.datetime || NeedsDatetime(step);
-    Kwargs kw = {{"task_id", PyExpr::Str(task_id)}, {"name", Rendered(step.k8s_name)}};
-    for (auto& entry : PodKwargs(step.pod, std::move(cmds))) kw.push_back(std::move(entry));
+    Kwargs kw;
+    kw.reserve(kMaxPodOperatorKwargs);  // one block, not five as the list grows
+    kw.emplace_back("task_id", PyExpr::Str(task_id));
+    kw.emplace_back("name", Rendered(step.k8s_name));
+    AppendPodKwargs(step.pod, std::move(cmds), kw);
     AppendControlKwargs(step, kw);
     return PyExpr::Call(callee, {}, std::move(kw));
   }

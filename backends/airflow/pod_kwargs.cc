@@ -86,8 +86,7 @@ PyExpr RenderedMap(const ir::KeyValues& pairs) {
 
 }  // namespace
 
-Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
-  Kwargs kw;
+void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw) {
   auto k8s = [](const char* model, Kwargs args) {
     return PyExpr::Call(fmt::format("k8s.{}", model), {}, std::move(args));
   };
@@ -255,7 +254,6 @@ Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds) {
     }
     kw.emplace_back("full_pod_spec", k8s("V1Pod", {{"spec", k8s("V1PodSpec", std::move(spec))}}));
   }
-  return kw;
 }
 
 bool NeedsDatetime(const ir::Step& step) {

@@ -42,10 +42,14 @@ PyExpr ParamExpr(const ir::Param& param);
 PyExpr Rendered(std::string_view text);
 PyExpr Raw(std::string_view text);
 
-// The KubernetesPodOperator keyword arguments of `pod`, in ir::Pod's order.
-// `cmds` is the command, already translated (absent for a mapped task, which
-// gets it from expand()).
-PyExpr::Kwargs PodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds);
+// Appends to `kw` the KubernetesPodOperator keyword arguments of `pod`, in
+// ir::Pod's order. `cmds` is the command, already translated (absent for a
+// mapped task, which gets it from expand()).
+void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, PyExpr::Kwargs& kw);
+
+// How many keyword arguments a KubernetesPodOperator gets at most: its task_id
+// and name, AppendPodKwargs's and AppendControlKwargs's.
+inline constexpr size_t kMaxPodOperatorKwargs = 24;
 
 // Whether AppendControlKwargs writes a datetime.timedelta.
 bool NeedsDatetime(const ir::Step& step);

@@ -109,13 +109,14 @@ class PyExpr {
   // one element per line, indented 4 more, only where the flat form would
   // pass 100 columns.
   std::string FormatAt(size_t indent, size_t column, size_t trailing) const;
+  // FormatAt, appended to `out`.
+  void FormatInto(std::string& out, size_t indent, size_t column, size_t trailing) const;
 
  private:
   enum class Kind { kCode, kCall, kList, kDict, kAttr };
   void AppendFlat(std::string& out) const;
   // The bracketed part of the flat form: `(a, k=v)`, `[a, b]`, `{k: v}`.
   void AppendFlatArgs(std::string& out) const;
-  void FormatInto(std::string& out, size_t indent, size_t column, size_t trailing) const;
   void FormatArgsInto(std::string& out, size_t indent, size_t column, size_t trailing) const;
   Kind kind_ = Kind::kCode;
   std::string code_;            // kCode: the text; kAttr: the name
