@@ -10,7 +10,8 @@
 //
 // Only what the compiler needs: insertion and look-up, no erase (open
 // addressing with linear probing needs no tombstones then). Keys are small
-// values such as string_views, which must outlive the map.
+// values such as string_views, which must outlive the map, and their Hash must
+// mix all its bits (std::hash of a string does; of a pointer it does not).
 #ifndef FLOWC_SUPPORT_FLAT_MAP_H_
 #define FLOWC_SUPPORT_FLAT_MAP_H_
 
@@ -71,7 +72,7 @@ class FlatMap {
   };
 
   static uint32_t Tag(const K& key) {
-    size_t h = Hash()(key);
+    uint64_t h = Hash()(key);
     uint32_t tag = static_cast<uint32_t>(h ^ (h >> 32));
     return tag == kEmpty ? 1 : tag;
   }
