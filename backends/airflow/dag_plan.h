@@ -24,8 +24,8 @@ namespace flowc::backends::airflow {
 // written out in the file.
 enum class ForeachMode { kMappedTask, kMappedGroup, kUnrolled };
 
-// By step index, set for the foreach steps only: a look-up for each task and
-// edge, which at 100,000 steps cost a cache miss a level in a tree.
+// By step index, read for the foreach steps only: a look-up for each task and
+// edge, which in a map cost a cache miss a level of the tree at 100,000 steps.
 struct Plan {
   std::vector<ForeachMode> mode;
   std::vector<std::vector<size_t>> body;  // the body's steps, in flow order

@@ -265,8 +265,8 @@ std::string EscapeDollars(std::string_view text) {
 }
 
 // The lowering frees each graph step's configuration as soon as it has built
-// the IR step, whose deque node then takes the freed block: the IR grows into
-// the memory the graph gives back. An IR step larger than a configuration
+// the IR step, and the next IR step's deque node takes the freed block: the IR
+// grows into the memory the graph gives back. An IR step larger than a configuration
 // would need new memory instead, 10 MB more at the peak of a 100,000-step
 // flow (bench/RESULTS.md, "Memory at 100,000 steps").
 static_assert(sizeof(Step) <= sizeof(graph::StepConfig),

@@ -22,8 +22,8 @@
 
 #include "compiler/diag/source.h"
 #include "compiler/graph/param_type.h"
-#include "compiler/support/shared.h"
 #include "compiler/graph/templating.h"
+#include "compiler/support/shared.h"
 
 namespace flowc::ir {
 
