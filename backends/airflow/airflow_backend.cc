@@ -8,7 +8,6 @@
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -66,7 +65,7 @@ class DagWriter {
     params_scope_.params = &flow.params;
     // A task and its argv list each a step, most often.
     used_vars_.reserve(2 * flow.steps.size());
-    vars_.reserve(flow.steps.size());
+    node_vars_.resize(plan.nodes);
   }
 
   // What the body uses is decided first, for the header; the body then goes to `out` a
@@ -114,7 +113,7 @@ class DagWriter {
     dag.emplace_back("start_date", PyExpr::Code(fmt::format("pendulum.datetime(2024, 1, 1, tz={})",
                                                             PythonString(tz))));
     dag.emplace_back("catchup", PyExpr::Bool(false));
-    std::vector<std::pair<PyExpr, PyExpr>> params;
+    PyExpr::Items params;
     for (const ir::Param& param : flow_.params) {
       params.emplace_back(PyExpr::Str(param.name), ParamExpr(param));
     }
@@ -137,7 +136,7 @@ class DagWriter {
       seen_.objects = seen_.task = true;
       const std::string& step = flow_.steps[setup.step].name;
       setup_vars.push_back(Var(step + "_objects"));
-      std::vector<PyExpr> keys;
+      PyExpr::Exprs keys;
       for (size_t o : setup.objects) keys.push_back(PyExpr::Str(ObjectKey(flow_.objects[o])));
       PyExpr helper =
           HelperTask({{"task_id", PyExpr::Str(step + "-objects")}}, "flowc_create_objects");
@@ -146,15 +145,16 @@ class DagWriter {
     }
 
     for (size_t s = 0; s < flow_.steps.size(); ++s) {
+      PyExprArena arena(arena_buffer_);  // each step's expressions end with it
       std::optional<size_t> dynamic = DynamicOf(flow_, plan_, s);
       const std::vector<size_t> unrolled = Unrolled(plan_, flow_.steps[s].enclosing_foreach);
       if (!dynamic) {
-        for (const Binding& b : Bindings(flow_, unrolled, {})) out += Task(s, b, 0, 4);
+        for (const Binding& b : Bindings(flow_, unrolled, {})) Task(s, b, 0, 4, out);
       } else if (plan_.mode[*dynamic] == ForeachMode::kMappedTask) {
-        for (const Binding& b : Bindings(flow_, unrolled, {})) out += MappedTask(s, *dynamic, b);
+        for (const Binding& b : Bindings(flow_, unrolled, {})) MappedTask(s, *dynamic, b, out);
       } else if (plan_.body[*dynamic].front() == s) {
         std::vector<size_t> outer = Unrolled(plan_, flow_.steps[*dynamic].enclosing_foreach);
-        for (const Binding& b : Bindings(flow_, outer, {})) out += Group(*dynamic, b);
+        for (const Binding& b : Bindings(flow_, outer, {})) Group(*dynamic, b, out);
       }
       WriteWhenFull(out, sink);
     }
@@ -167,6 +167,7 @@ class DagWriter {
     for (size_t s = 0; s < flow_.steps.size(); ++s) {
       const ir::Step& step = flow_.steps[s];
       if (!step.parallel) continue;
+      PyExprArena arena(arena_buffer_);
       teardowns.emplace_back(s, Var(step.name + "_teardown"));
       PyExpr helper =
           HelperTask({{"task_id", PyExpr::Str(step.name + "-teardown")}}, "flowc_gang_teardown");
@@ -175,7 +176,7 @@ class DagWriter {
       WriteWhenFull(out, sink);
     }
 
-    out += Edges(std::nullopt, {}, 4);
+    Edges(std::nullopt, {}, 4, out);
     for (size_t i = 0; i < setups.size(); ++i) {
       out += EdgeLine(setup_vars[i], VarsOf(DagNodes(flow_, plan_, setups[i].users)), 4);
     }
@@ -195,8 +196,7 @@ class DagWriter {
   }
 
   // A comment before the first task written out for an unrolled foreach.
-  std::string UnrolledNote(size_t s, size_t indent) {
-    std::string out;
+  void UnrolledNote(size_t s, size_t indent, std::string& out) {
     for (size_t f : Unrolled(plan_, flow_.steps[s].enclosing_foreach)) {
       if (!noted_.insert(f).second) continue;
       out += fmt::format(
@@ -204,7 +204,6 @@ class DagWriter {
           "{}# below: Airflow cannot map tasks inside a mapped task group or around one.\n",
           std::string(indent, ' '), flow_.steps[f].name, std::string(indent, ' '));
     }
-    return out;
   }
 
   // Appends the Python statement `var = value`, formatted at `indent`.
@@ -214,14 +213,17 @@ class DagWriter {
     out += '\n';
   }
 
-  // One task for step `s` in `binding`; `skip` leading binding entries are
-  // the enclosing group's and are not part of the task id.
-  std::string Task(size_t s, const Binding& binding, size_t skip, size_t indent) {
+  // Appends one task for step `s` in `binding`; `skip` leading binding
+  // entries are the enclosing group's and are not part of the task id. (The
+  // writer appends to one buffer throughout: a string per task grew past
+  // 1 KiB every time, and each such request makes glibc consolidate its fast
+  // bins.)
+  void Task(size_t s, const Binding& binding, size_t skip, size_t indent, std::string& out) {
     const ir::Step& step = flow_.steps[s];
-    std::string out = UnrolledNote(s, indent);
+    UnrolledNote(s, indent, out);
     std::string task_id = step.name + Suffix(binding, skip, '-');
     std::string var = Var(step.name + Suffix(binding, skip, '_'));
-    vars_[TaskKey(s, binding)] = var;
+    node_vars_[TaskNode(flow_, plan_, s, binding)] = var;
 
     // Where {{item}} comes from: a written-out element, or the mapped
     // group's argument `item`.
@@ -247,7 +249,7 @@ class DagWriter {
       if (item_needed && runtime_item) call.emplace_back("item", PyExpr::Code("item"));
       if (item_needed && !runtime_item) call.emplace_back("item", Rendered(scope.item_value));
       Assign(out, var, PyExpr::Call(GangTask(s, task_id), {}, std::move(call)), indent);
-      return out;
+      return;
     }
 
     std::optional<PyExpr> cmds;
@@ -261,23 +263,22 @@ class DagWriter {
       Assign(out, argv_var, call, indent);
       cmds = PyExpr::Code(argv_var);
     } else {
-      std::vector<PyExpr> args;
+      PyExpr::Exprs args;
       for (const ir::Text& arg : step.pod.command)
         args.push_back(PyExpr::Str(JinjaText(arg, scope)));
       cmds = PyExpr::List(std::move(args));
     }
     Assign(out, var, PodOperator(step, task_id, std::move(cmds), "KubernetesPodOperator"), indent);
-    return out;
   }
 
   // The single step of a mapped foreach `f`: one task per element.
-  std::string MappedTask(size_t s, size_t f, const Binding& binding) {
+  void MappedTask(size_t s, size_t f, const Binding& binding, std::string& out) {
     const ir::Step& step = flow_.steps[s];
     const ir::Foreach& foreach = *flow_.steps[f].foreach;
-    std::string out = UnrolledNote(s, 4);
+    UnrolledNote(s, 4, out);
     std::string task_id = step.name + Suffix(binding, 0, '-');
     std::string var = Var(step.name + Suffix(binding, 0, '_'));
-    vars_[TaskKey(s, binding)] = var;
+    node_vars_[TaskNode(flow_, plan_, s, binding)] = var;
     seen_.task = true;
 
     if (step.parallel) {
@@ -288,14 +289,14 @@ class DagWriter {
              PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
                           {{"item", std::move(items)}}),
              4);
-      return out;
+      return;
     }
 
     seen_.argvs = seen_.argv = seen_.items = seen_.text = true;
     std::string argv_var = Var(var + "_argv");
     Kwargs helper_kwargs = {{"argv", ArgvParts(step.pod, params_scope_)}};
     if (foreach.param.empty()) {
-      std::vector<PyExpr> items;
+      PyExpr::Exprs items;
       // Arguments of a task are rendered: the elements are escaped for Jinja.
       for (const std::string& item : foreach.items) items.push_back(Rendered(item));
       helper_kwargs.emplace_back("items", PyExpr::List(std::move(items)));
@@ -309,17 +310,15 @@ class DagWriter {
            PyExpr::Call(PyExpr::Attr(std::move(partial), "expand"), {},
                         {{"cmds", PyExpr::Code(argv_var)}}),
            4);
-    return out;
   }
 
   // A mapped task group running the body of foreach `f` once per element.
-  std::string Group(size_t f, const Binding& binding) {
+  void Group(size_t f, const Binding& binding, std::string& out) {
     const ir::Step& split = flow_.steps[f];
     const std::vector<size_t>& body = plan_.body[f];
     const ir::Step& first = flow_.steps[body.front()];
     seen_.task_group = true;
     std::string group_id = first.name + Suffix(binding, 0, '-');
-    std::string out;
     std::string fn = Var(first.name + Suffix(binding, 0, '_') + "_foreach");
     out += fmt::format("\n    # The foreach of '{}': the tasks of its body, once per element.\n",
                        split.name);
@@ -332,16 +331,15 @@ class DagWriter {
                                  g) != split.enclosing_foreach.end();
         if (!outside) inner.push_back(g);
       }
-      for (const Binding& b : Bindings(flow_, inner, binding)) out += Task(s, b, binding.size(), 8);
+      for (const Binding& b : Bindings(flow_, inner, binding)) Task(s, b, binding.size(), 8, out);
     }
-    out += Edges(f, binding, 8);
+    Edges(f, binding, 8, out);
     out += "\n";
     std::string var = Var(first.name + Suffix(binding, 0, '_') + "_group");
-    vars_[GroupKey(f, binding)] = var;
+    node_vars_[GroupNode(flow_, plan_, f, binding)] = var;
     PyExpr items = ItemsExpr(*split.foreach, group_id, var, out);
     Assign(out, var, PyExpr::Call(fn + ".expand", {}, {{"item", std::move(items)}}), 4);
     out += "\n";
-    return out;
   }
 
   // The elements to expand over: a literal list as it is (expand() does not
@@ -349,7 +347,7 @@ class DagWriter {
   PyExpr ItemsExpr(const ir::Foreach& foreach, const std::string& id, const std::string& var_base,
                    std::string& out) {
     if (foreach.param.empty()) {
-      std::vector<PyExpr> items;
+      PyExpr::Exprs items;
       for (const std::string& item : foreach.items) items.push_back(Raw(item));
       return PyExpr::List(std::move(items));
     }
@@ -404,13 +402,13 @@ class DagWriter {
   // The command as flowc_argv's `argv`: a template string per argument, or
   // for an argument holding {{item}} a list of templates with None for it.
   static PyExpr ArgvParts(const ir::Pod& pod, const JinjaScope& scope) {
-    std::vector<PyExpr> argv;
+    PyExpr::Exprs argv;
     for (const ir::Text& arg : pod.command) {
       if (!arg.refers(ir::Segment::Kind::kItem)) {
         argv.push_back(PyExpr::Str(JinjaText(arg, scope)));
         continue;
       }
-      std::vector<PyExpr> parts;
+      PyExpr::Exprs parts;
       for (const auto& part : JinjaParts(arg, scope)) {
         parts.push_back(part ? PyExpr::Str(*part) : PyExpr::None());
       }
@@ -421,10 +419,10 @@ class DagWriter {
 
   // --- dependencies --------------------------------------------------------
 
-  // The Python variables of node keys (dag_plan.h TaskKey, GroupKey).
-  std::vector<std::string> VarsOf(const std::vector<std::string>& keys) const {
+  // The Python variables of nodes (dag_plan.h TaskNode, GroupNode).
+  std::vector<std::string> VarsOf(const std::vector<size_t>& nodes) const {
     std::vector<std::string> out;
-    for (const std::string& key : keys) out.push_back(vars_.at(key));
+    for (size_t node : nodes) out.push_back(node_vars_[node]);
     return out;
   }
 
@@ -438,23 +436,27 @@ class DagWriter {
                        reverse ? source : list);
   }
 
-  // The edges at the level of `group` (dag_plan.h PlanEdges), after a blank line.
-  std::string Edges(std::optional<size_t> group, const Binding& base, size_t indent) const {
-    std::string out;
-    for (const Edge& edge : PlanEdges(flow_, plan_, group, base)) {
-      if (out.empty()) out += "\n";
-      out += EdgeLine(vars_.at(edge.source), VarsOf(edge.targets), indent);
+  // Appends the edges at the level of `group` (dag_plan.h PlanEdges), after a
+  // blank line.
+  void Edges(std::optional<size_t> group, const Binding& base, size_t indent,
+             std::string& out) const {
+    std::vector<Edge> edges = PlanEdges(flow_, plan_, group, base);
+    if (!edges.empty()) out += "\n";
+    for (const Edge& edge : edges) {
+      out += EdgeLine(node_vars_[edge.source], VarsOf(edge.targets), indent);
     }
-    return out;
   }
 
   const ir::Flow& flow_;
   const Plan& plan_;
   JinjaScope params_scope_;
-  // Hashed, not ordered: nothing iterates them, and at 100,000 tasks a
+  // Hashed, not ordered: nothing iterates it, and at 100,000 tasks a
   // look-up in a tree of strings was 17 comparisons, each a cache miss.
   std::unordered_set<std::string> used_vars_;
-  std::unordered_map<std::string, std::string> vars_;  // TaskKey, GroupKey -> Python variable
+  std::vector<std::string> node_vars_;  // by node (dag_plan.h): its Python variable
+  // A task's expressions fit in it, most often (PyExprArena).
+  std::vector<std::byte> arena_buffer_ = std::vector<std::byte>(kArenaBytes);
+  static constexpr size_t kArenaBytes = 256 << 10;
   std::set<size_t> noted_;
   DagUses seen_;  // what the body used, to check PlanUses
 };

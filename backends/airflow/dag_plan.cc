@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "backends/airflow/k8s_delivery.h"
 #include "backends/k8s/jobset.h"
 #include "backends/k8s/trainjob.h"
+#include "compiler/support/flat_map.h"
 
 namespace flowc::backends::airflow {
 
@@ -42,6 +42,47 @@ bool CheckFlow(const ir::Flow& flow, diag::Reporter& report) {
     }
   }
   return ok;
+}
+
+// How many bindings the unrolled foreaches of `chain` have: the product of
+// their lists' lengths.
+size_t BindingCount(const ir::Flow& flow, const Plan& plan, const std::vector<size_t>& chain) {
+  size_t count = 1;
+  for (size_t f : Unrolled(plan, chain)) count *= flow.steps[f].foreach->items.size();
+  return count;
+}
+
+// The position of `binding` among Bindings(flow, Unrolled(plan, chain), {}),
+// which vary the innermost foreach fastest.
+size_t BindingOrdinal(const ir::Flow& flow, const Plan& plan, const std::vector<size_t>& chain,
+                      const Binding& binding) {
+  size_t ordinal = 0;
+  for (size_t f : chain) {
+    if (plan.mode[f] != ForeachMode::kUnrolled) continue;
+    size_t element = 0;
+    for (const auto& [g, i] : binding) {
+      if (g == f) element = i;
+    }
+    ordinal = ordinal * flow.steps[f].foreach->items.size() + element;
+  }
+  return ordinal;
+}
+
+// Numbers the DAG's nodes: each step's tasks, then, after a mapped group's
+// first step, that group's instances.
+void NumberNodes(const ir::Flow& flow, Plan& plan) {
+  plan.first_task.assign(flow.steps.size(), 0);
+  plan.first_group.assign(flow.steps.size(), 0);
+  plan.nodes = 0;
+  for (size_t s = 0; s < flow.steps.size(); ++s) {
+    const ir::Step& step = flow.steps[s];
+    plan.first_task[s] = plan.nodes;
+    plan.nodes += BindingCount(flow, plan, step.enclosing_foreach);
+    if (step.foreach && plan.mode[s] == ForeachMode::kMappedGroup) {
+      plan.first_group[s] = plan.nodes;
+      plan.nodes += BindingCount(flow, plan, step.enclosing_foreach);
+    }
+  }
 }
 
 }  // namespace
@@ -94,6 +135,7 @@ bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
                    : plan.body[f].size() == 1 ? ForeachMode::kMappedTask
                                               : ForeachMode::kMappedGroup;
   }
+  if (ok) NumberNodes(flow, plan);
   return ok;
 }
 
@@ -147,44 +189,49 @@ bool Compatible(const Binding& a, const Binding& b) {
   return true;
 }
 
-std::string TaskKey(size_t s, const Binding& binding) {
-  std::string out = std::to_string(s);
-  for (const auto& [f, i] : binding) out += fmt::format(":{}={}", f, i);
-  return out;
+size_t TaskNode(const ir::Flow& flow, const Plan& plan, size_t s, const Binding& binding) {
+  return plan.first_task[s] + BindingOrdinal(flow, plan, flow.steps[s].enclosing_foreach, binding);
 }
 
-std::string GroupKey(size_t f, const Binding& binding) { return TaskKey(f, binding) + ":group"; }
+size_t GroupNode(const ir::Flow& flow, const Plan& plan, size_t f, const Binding& binding) {
+  return plan.first_group[f] + BindingOrdinal(flow, plan, flow.steps[f].enclosing_foreach, binding);
+}
 
 namespace {
 
 // The nodes an instance of step `s` is at the level of `group` (nullopt: the
 // DAG itself), with their bindings: its own tasks, or the mapped groups
 // holding it.
-std::vector<std::pair<Binding, std::string>> Nodes(const ir::Flow& flow, const Plan& plan, size_t s,
-                                                   std::optional<size_t> group,
-                                                   const Binding& base) {
-  std::vector<std::pair<Binding, std::string>> out;
+std::vector<std::pair<Binding, size_t>> Nodes(const ir::Flow& flow, const Plan& plan, size_t s,
+                                              std::optional<size_t> group, const Binding& base) {
+  std::vector<std::pair<Binding, size_t>> out;
   std::optional<size_t> g = GroupOf(flow, plan, s);
   if (g && g != group) {
     for (const Binding& b : Bindings(flow, Unrolled(plan, flow.steps[*g].enclosing_foreach), {})) {
-      out.emplace_back(b, GroupKey(*g, b));
+      out.emplace_back(b, GroupNode(flow, plan, *g, b));
     }
     return out;
   }
   for (const Binding& b : Bindings(flow, Unrolled(plan, flow.steps[s].enclosing_foreach), base)) {
-    out.emplace_back(b, TaskKey(s, b));
+    out.emplace_back(b, TaskNode(flow, plan, s, b));
   }
   return out;
 }
 
+// Node numbers are dense, so they are mixed before FlatMap takes the low bits.
+struct NodeHash {
+  size_t operator()(size_t node) const { return node * 0x9E3779B97F4A7C15ull; }
+};
+
 }  // namespace
 
-std::vector<std::string> DagNodes(const ir::Flow& flow, const Plan& plan,
-                                  const std::vector<size_t>& steps) {
-  std::vector<std::string> out;
+std::vector<size_t> DagNodes(const ir::Flow& flow, const Plan& plan,
+                             const std::vector<size_t>& steps) {
+  std::vector<size_t> out;
+  FlatMap<size_t, bool, NodeHash> seen;
   for (size_t s : steps) {
     for (const auto& [binding, node] : Nodes(flow, plan, s, std::nullopt, {})) {
-      if (std::find(out.begin(), out.end(), node) == out.end()) out.push_back(node);
+      if (seen.try_emplace(node, true).second) out.push_back(node);
     }
   }
   return out;
@@ -193,7 +240,7 @@ std::vector<std::string> DagNodes(const ir::Flow& flow, const Plan& plan,
 std::vector<Edge> PlanEdges(const ir::Flow& flow, const Plan& plan, std::optional<size_t> group,
                             const Binding& base) {
   std::vector<Edge> edges;
-  std::unordered_map<std::string, size_t> edge_of;  // by source; the order is `edges`'s
+  FlatMap<size_t, size_t, NodeHash> edge_of;  // by source; the order is `edges`'s
   // A group's edges start at its own steps: visiting only those keeps the
   // whole DAG linear in the number of steps.
   std::vector<size_t> all;
@@ -213,9 +260,9 @@ std::vector<Edge> PlanEdges(const ir::Flow& flow, const Plan& plan, std::optiona
       for (const auto& [bu, nu] : Nodes(flow, plan, u, group, base)) {
         for (const auto& [bv, nv] : Nodes(flow, plan, v, group, base)) {
           if (!Compatible(bu, bv)) continue;
-          auto [it, fresh] = edge_of.try_emplace(nu, edges.size());
+          auto [index, fresh] = edge_of.try_emplace(nu, edges.size());
           if (fresh) edges.push_back(Edge{nu, {}});
-          std::vector<std::string>& targets = edges[it->second].targets;
+          std::vector<size_t>& targets = edges[*index].targets;
           if (std::find(targets.begin(), targets.end(), nv) == targets.end()) {
             targets.push_back(nv);
           }

@@ -29,6 +29,11 @@ enum class ForeachMode { kMappedTask, kMappedGroup, kUnrolled };
 struct Plan {
   std::vector<ForeachMode> mode;
   std::vector<std::vector<size_t>> body;  // the body's steps, in flow order
+  // The DAG's nodes, numbered 0..nodes-1 (TaskNode, GroupNode): step s's
+  // tasks from first_task[s], a mapped group's instances from first_group[f].
+  std::vector<size_t> first_task;
+  std::vector<size_t> first_group;
+  size_t nodes = 0;
 };
 
 // Which element of which unrolled foreach an instance of a step runs for,
@@ -61,21 +66,22 @@ std::vector<Binding> Bindings(const ir::Flow& flow, const std::vector<size_t>& f
 // Whether two bindings agree on every foreach they both bind.
 bool Compatible(const Binding& a, const Binding& b);
 
-// The DAG's nodes, named by key: the task of step `s` in a binding, or the
-// mapped group of foreach `f` in a binding. The writer gives each node a
-// Python variable.
-std::string TaskKey(size_t s, const Binding& binding);
-std::string GroupKey(size_t f, const Binding& binding);
+// The DAG's nodes: the task of step `s` in a binding of its unrolled
+// foreaches, or the mapped group of foreach `f` in a binding of those around
+// it. Each has a number below plan.nodes, by which the writer keeps its
+// Python variable (not a key string: at 100,000 steps, formatting and hashing
+// the keys of every edge cost more than writing the edges).
+size_t TaskNode(const ir::Flow& flow, const Plan& plan, size_t s, const Binding& binding);
+size_t GroupNode(const ir::Flow& flow, const Plan& plan, size_t f, const Binding& binding);
 
-// The nodes (task or group keys) that run `steps` at the DAG's level, each
-// once, in order.
-std::vector<std::string> DagNodes(const ir::Flow& flow, const Plan& plan,
-                                  const std::vector<size_t>& steps);
+// The nodes that run `steps` at the DAG's level, each once, in order.
+std::vector<size_t> DagNodes(const ir::Flow& flow, const Plan& plan,
+                             const std::vector<size_t>& steps);
 
-// `source >> targets` between node keys.
+// `source >> targets` between nodes.
 struct Edge {
-  std::string source;
-  std::vector<std::string> targets;
+  size_t source;
+  std::vector<size_t> targets;
 };
 
 // The edges drawn at the level of mapped group `group` in binding `base`

@@ -153,7 +153,7 @@ void AppendGang(std::string& out, const std::string& name, const Gang& gang) {
 std::string GangsEnd(const std::set<std::string>& kinds) {
   std::string out =
       "}\n\n# How a gang of each kind shows that it has ended (see flowc_gang_end).\n";
-  std::vector<std::pair<PyExpr, PyExpr>> ends;
+  PyExpr::Items ends;
   for (const std::string& kind : kinds) {
     ends.emplace_back(PyExpr::Str(kind), JsonToPython(GangEnds(kind)));
   }

@@ -23,12 +23,12 @@ PyExpr JsonToPython(const nlohmann::json& value) {
     case nlohmann::json::value_t::string:
       return PyExpr::Str(value.get<std::string>());
     case nlohmann::json::value_t::array: {
-      std::vector<PyExpr> items;
+      PyExpr::Exprs items;
       for (const auto& item : value) items.push_back(JsonToPython(item));
       return PyExpr::List(std::move(items));
     }
     case nlohmann::json::value_t::object: {
-      std::vector<std::pair<PyExpr, PyExpr>> items;
+      PyExpr::Items items;
       for (const auto& [key, item] : value.items()) {
         items.emplace_back(PyExpr::Str(key), JsonToPython(item));
       }
@@ -76,7 +76,7 @@ PyExpr Raw(std::string_view text) { return PyExpr::Str(text); }
 namespace {
 
 PyExpr RenderedMap(const ir::KeyValues& pairs) {
-  std::vector<std::pair<PyExpr, PyExpr>> items;
+  PyExpr::Items items;
   for (const auto& [key, value] : pairs) items.emplace_back(Raw(key), Rendered(value));
   return PyExpr::Dict(std::move(items));
 }
@@ -99,7 +99,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
   kw.emplace_back("image", Rendered(pod.image));
   if (cmds) kw.emplace_back("cmds", std::move(*cmds));
   if (!pod.env.empty()) {
-    std::vector<PyExpr> env;
+    PyExpr::Exprs env;
     for (const ir::EnvVar& e : pod.env) {
       if (e.field_path.empty()) {
         env.push_back(k8s("V1EnvVar", {{"name", Rendered(e.name)}, {"value", Rendered(e.value)}}));
@@ -112,7 +112,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
     kw.emplace_back("env_vars", PyExpr::List(std::move(env)));
   }
   if (!pod.env_from_secrets.empty()) {
-    std::vector<PyExpr> sources;
+    PyExpr::Exprs sources;
     for (const std::string& secret : pod.env_from_secrets) {
       PyExpr ref = k8s("V1SecretEnvSource", {{"name", Raw(secret)}});
       sources.push_back(k8s("V1EnvFromSource", {{"secret_ref", std::move(ref)}}));
@@ -129,7 +129,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
       resources.emplace_back("limits", RenderedMap(pod.resources->limits));
     }
     if (!pod.resources->claims.empty()) {
-      std::vector<PyExpr> claims;
+      PyExpr::Exprs claims;
       for (const std::string& claim : pod.resources->claims) {
         claims.push_back(k8s("V1ResourceClaim", {{"name", Raw(claim)}}));
       }
@@ -138,7 +138,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
     kw.emplace_back("container_resources", k8s("V1ResourceRequirements", std::move(resources)));
   }
   if (!pod.volume_mounts.empty()) {
-    std::vector<PyExpr> mounts;
+    PyExpr::Exprs mounts;
     for (const ir::VolumeMount& m : pod.volume_mounts) {
       Kwargs args = {{"name", Rendered(m.name)}, {"mount_path", Raw(m.mount_path)}};
       if (m.read_only) args.emplace_back("read_only", PyExpr::Bool(true));
@@ -173,7 +173,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
   }
   if (!pod.node_selector.empty()) kw.emplace_back("node_selector", RenderedMap(pod.node_selector));
   if (!pod.tolerations.empty()) {
-    std::vector<PyExpr> tolerations;
+    PyExpr::Exprs tolerations;
     for (const ir::Toleration& t : pod.tolerations) {
       Kwargs args;
       if (!t.key.empty()) args.emplace_back("key", Raw(t.key));
@@ -188,7 +188,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
     kw.emplace_back("tolerations", PyExpr::List(std::move(tolerations)));
   }
   if (!pod.volumes.empty()) {
-    std::vector<PyExpr> volumes;
+    PyExpr::Exprs volumes;
     for (const ir::Volume& v : pod.volumes) {
       switch (v.kind) {
         case ir::Volume::Kind::kMemory:
@@ -205,7 +205,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
                                                   {{"claim_name", Rendered(v.claim_name)}})}}));
           break;
         case ir::Volume::Kind::kConfigMap: {  // @code: every key to its path
-          std::vector<PyExpr> items;
+          PyExpr::Exprs items;
           for (const auto& [key, path] : v.items) {
             items.push_back(k8s("V1KeyToPath", {{"key", Raw(key)}, {"path", Rendered(path)}}));
           }
@@ -224,7 +224,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
     kw.emplace_back("volumes", PyExpr::List(std::move(volumes)));
   }
   if (!pod.image_pull_secrets.empty()) {
-    std::vector<PyExpr> secrets;
+    PyExpr::Exprs secrets;
     for (const std::string& s : pod.image_pull_secrets) {
       secrets.push_back(k8s("V1LocalObjectReference", {{"name", Raw(s)}}));
     }
@@ -235,7 +235,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
     // container and takes from the first one here only what it leaves unset
     // (PodGenerator.reconcile_containers, merge_objects): the working
     // directory (@code), which KubernetesPodOperator has no argument for.
-    std::vector<PyExpr> containers;
+    PyExpr::Exprs containers;
     if (!pod.working_dir.empty()) {
       containers.push_back(
           k8s("V1Container", {{"name", Raw("main")}, {"working_dir", Raw(pod.working_dir)}}));
@@ -244,7 +244,7 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
     if (!pod.resource_claims.empty()) {
       // Plain dicts in the Kubernetes 1.34 shape, for every client version
       // (see pod_kwargs.h).
-      std::vector<PyExpr> claims;
+      PyExpr::Exprs claims;
       for (const ir::PodResourceClaim& claim : pod.resource_claims) {
         claims.push_back(
             PyExpr::Dict({{Raw("name"), Raw(claim.name)},

@@ -39,7 +39,8 @@ bool MustEscape(char32_t cp) {
          (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2069) || cp == 0xFEFF;
 }
 
-void AppendEscape(std::string& out, char32_t cp) {
+template <typename String>
+void AppendEscape(String& out, char32_t cp) {
   switch (cp) {
     case '\n':
       out += "\\n";
@@ -163,7 +164,8 @@ bool IsVerbatim(char c, bool block) {
 
 // The characters of PythonString between its quotes. A run of verbatim characters is
 // appended at once: decoding and appending each alone was most of a DAG's escaping.
-void AppendStringBody(std::string& out, std::string_view text, bool block) {
+template <typename String>
+void AppendStringBody(String& out, std::string_view text, bool block) {
   out.reserve(out.size() + text.size());
   for (size_t i = 0; i < text.size();) {
     size_t run = i;
@@ -257,23 +259,29 @@ std::vector<std::optional<std::string>> JinjaParts(const ir::Text& text, const J
   return parts;
 }
 
-PyExpr PyExpr::Code(std::string code) {
+PyExpr PyExpr::Code(std::string_view code) {
   PyExpr e;
   e.kind_ = Kind::kCode;
-  e.code_ = std::move(code);
+  e.code_ = code;
   return e;
 }
 
-PyExpr PyExpr::Str(std::string_view text) { return Code(PythonString(text)); }
+PyExpr PyExpr::Str(std::string_view text) {
+  PyExpr e;  // PythonString(text), written where it is kept
+  e.code_ += '"';
+  AppendStringBody(e.code_, text, /*block=*/false);
+  e.code_ += '"';
+  return e;
+}
 PyExpr PyExpr::Int(int64_t value) { return Code(std::to_string(value)); }
 PyExpr PyExpr::Bool(bool value) { return Code(value ? "True" : "False"); }
 PyExpr PyExpr::None() { return Code("None"); }
 
-PyExpr PyExpr::Call(std::string callee, std::vector<PyExpr> args, Kwargs kwargs) {
-  return Call(Code(std::move(callee)), std::move(args), std::move(kwargs));
+PyExpr PyExpr::Call(std::string_view callee, Exprs args, Kwargs kwargs) {
+  return Call(Code(callee), std::move(args), std::move(kwargs));
 }
 
-PyExpr PyExpr::Call(PyExpr callee, std::vector<PyExpr> args, Kwargs kwargs) {
+PyExpr PyExpr::Call(PyExpr callee, Exprs args, Kwargs kwargs) {
   PyExpr e;
   e.kind_ = Kind::kCall;
   e.callee_.push_back(std::move(callee));
@@ -282,34 +290,34 @@ PyExpr PyExpr::Call(PyExpr callee, std::vector<PyExpr> args, Kwargs kwargs) {
   return e;
 }
 
-PyExpr PyExpr::Attr(PyExpr base, std::string name) {
+PyExpr PyExpr::Attr(PyExpr base, std::string_view name) {
   PyExpr e;
   e.kind_ = Kind::kAttr;
   e.callee_.push_back(std::move(base));
-  e.code_ = std::move(name);
+  e.code_ = name;
   return e;
 }
 
-PyExpr PyExpr::List(std::vector<PyExpr> items) {
+PyExpr PyExpr::List(Exprs items) {
   PyExpr e;
   e.kind_ = Kind::kList;
   e.args_ = std::move(items);
   return e;
 }
 
-PyExpr PyExpr::Dict(std::vector<std::pair<PyExpr, PyExpr>> items) {
+PyExpr PyExpr::Dict(Items items) {
   PyExpr e;
   e.kind_ = Kind::kDict;
   e.items_ = std::move(items);
   return e;
 }
 
-const std::string& PyExpr::Flat() const {
+std::string_view PyExpr::Flat() const {
   if (!flat_) {
     std::string flat;
     flat.reserve(FlatSize());
     AppendFlat(flat);
-    flat_ = std::move(flat);
+    flat_.emplace(flat);
   }
   return *flat_;
 }
@@ -346,17 +354,17 @@ size_t PyExpr::FlatSize() const {
 
 void PyExpr::AppendFlat(std::string& out) const {
   if (flat_) {
-    out += *flat_;
+    out += std::string_view(*flat_);
     return;
   }
   switch (kind_) {
     case Kind::kCode:
-      out += code_;
+      out += std::string_view(code_);
       return;
     case Kind::kAttr:
       callee_.front().AppendFlat(out);
       out += '.';
-      out += code_;
+      out += std::string_view(code_);
       return;
     case Kind::kCall:
       callee_.front().AppendFlat(out);
@@ -380,7 +388,7 @@ void PyExpr::AppendFlatArgs(std::string& out) const {
   }
   for (const auto& [name, value] : kwargs_) {
     comma();
-    out += name;
+    out += std::string_view(name);
     out += '=';
     value.AppendFlat(out);
   }
@@ -418,7 +426,7 @@ void PyExpr::FormatInto(std::string& out, size_t indent, size_t column, size_t t
   if (kind_ == Kind::kAttr) {
     callee_.front().FormatInto(out, indent, column, code_.size() + 1 + trailing);
     out += '.';
-    out += code_;
+    out += std::string_view(code_);
     return;
   }
   if (kind_ != Kind::kCall) {
@@ -453,7 +461,7 @@ void PyExpr::FormatArgsInto(std::string& out, size_t indent, size_t column, size
   }
   for (const auto& [name, value] : kwargs_) {
     out += pad;
-    out += name;
+    out += std::string_view(name);
     out += '=';
     value.FormatInto(out, indent + 4, indent + 5 + name.size(), 1);
     out += ",\n";

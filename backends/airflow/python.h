@@ -15,6 +15,8 @@
 #ifndef FLOWC_BACKENDS_AIRFLOW_PYTHON_H_
 #define FLOWC_BACKENDS_AIRFLOW_PYTHON_H_
 
+#include <cstddef>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,25 +83,31 @@ std::vector<std::optional<std::string>> JinjaParts(const ir::Text& text, const J
 
 // A Python expression. Leaves are source text; strings enter only through
 // Str (PythonString) so none can escape its quotes.
+//
+// Its strings and lists take their memory from the default memory resource
+// (std::pmr), which PyExprArena points at an arena while the writer builds
+// and prints one task's expressions.
 class PyExpr {
  public:
-  using Kwargs = std::vector<std::pair<std::string, PyExpr>>;
+  using Exprs = std::pmr::vector<PyExpr>;
+  using Items = std::pmr::vector<std::pair<PyExpr, PyExpr>>;
+  using Kwargs = std::pmr::vector<std::pair<std::pmr::string, PyExpr>>;
 
-  static PyExpr Code(std::string code);
+  static PyExpr Code(std::string_view code);
   static PyExpr Str(std::string_view text);
   static PyExpr Int(int64_t value);
   static PyExpr Bool(bool value);
   static PyExpr None();
-  static PyExpr Call(std::string callee, std::vector<PyExpr> args, Kwargs kwargs = {});
+  static PyExpr Call(std::string_view callee, Exprs args, Kwargs kwargs = {});
   // A call of what another expression evaluates to: `task(...)(f)(...)`.
-  static PyExpr Call(PyExpr callee, std::vector<PyExpr> args, Kwargs kwargs = {});
+  static PyExpr Call(PyExpr callee, Exprs args, Kwargs kwargs = {});
   // `base.name`, as in `KubernetesPodOperator.partial(...).expand`.
-  static PyExpr Attr(PyExpr base, std::string name);
-  static PyExpr List(std::vector<PyExpr> items);
-  static PyExpr Dict(std::vector<std::pair<PyExpr, PyExpr>> items);
+  static PyExpr Attr(PyExpr base, std::string_view name);
+  static PyExpr List(Exprs items);
+  static PyExpr Dict(Items items);
 
   // The expression on one line (computed once).
-  const std::string& Flat() const;
+  std::string_view Flat() const;
   // Flat().size(), without building the text: FormatAt asks each level
   // whether it fits on its line, and writes the flat text only of what does
   // (a pod's 200 @code items are a long list of short lines).
@@ -119,13 +127,33 @@ class PyExpr {
   void AppendFlatArgs(std::string& out) const;
   void FormatArgsInto(std::string& out, size_t indent, size_t column, size_t trailing) const;
   Kind kind_ = Kind::kCode;
-  std::string code_;            // kCode: the text; kAttr: the name
-  std::vector<PyExpr> callee_;  // kCall: the callee; kAttr: the base (one element)
-  std::vector<PyExpr> args_;
+  std::pmr::string code_;  // kCode: the text; kAttr: the name
+  Exprs callee_;           // kCall: the callee; kAttr: the base (one element)
+  Exprs args_;
   Kwargs kwargs_;
-  std::vector<std::pair<PyExpr, PyExpr>> items_;
-  mutable std::optional<std::string> flat_;  // Flat(), once asked
-  mutable std::optional<size_t> flat_size_;  // FlatSize(), once asked
+  Items items_;
+  mutable std::optional<std::pmr::string> flat_;  // Flat(), once asked
+  mutable std::optional<size_t> flat_size_;       // FlatSize(), once asked
+};
+
+// While one lives, the PyExprs built take their memory from `buffer`, then
+// from blocks it asks of the heap, all freed at once when it ends. (It sets
+// the process's default resource: flowc's backends run on one thread.) A
+// task's expressions are some 40 small strings and lists, made and dropped
+// together; through malloc they were half the DAG writer's allocations, and
+// at 100,000 tasks each cost more the larger and more scattered the heap
+// (bench/PROFILE.md, "Growth"). No PyExpr made in its life may outlive it.
+class PyExprArena {
+ public:
+  explicit PyExprArena(std::vector<std::byte>& buffer)
+      : arena_(buffer.data(), buffer.size()), previous_(std::pmr::set_default_resource(&arena_)) {}
+  ~PyExprArena() { std::pmr::set_default_resource(previous_); }
+  PyExprArena(const PyExprArena&) = delete;
+  PyExprArena& operator=(const PyExprArena&) = delete;
+
+ private:
+  std::pmr::monotonic_buffer_resource arena_;
+  std::pmr::memory_resource* previous_;
 };
 
 }  // namespace flowc::backends::airflow

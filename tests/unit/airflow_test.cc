@@ -220,7 +220,7 @@ TEST_CASE("airflow: Jinja renders every translated string back to the text") {
 TEST_CASE("airflow: PyExpr breaks only lines that would pass 100 columns") {
   PyExpr short_call = PyExpr::Call("f", {PyExpr::Int(1)}, {{"k", PyExpr::Str("v")}});
   CHECK(short_call.FormatAt(0, 0, 0) == "f(1, k=\"v\")");
-  std::vector<PyExpr> items;
+  PyExpr::Exprs items;
   for (int i = 0; i < 12; ++i) items.push_back(PyExpr::Str("element-" + std::to_string(i)));
   PyExpr call = PyExpr::Call("g", {}, {{"items", PyExpr::List(items)}});
   std::string text = call.FormatAt(4, 4, 0);
