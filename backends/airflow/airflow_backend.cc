@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory_resource>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -17,6 +17,7 @@
 #include "backends/airflow/k8s_delivery.h"
 #include "backends/airflow/pod_kwargs.h"
 #include "backends/airflow/python.h"
+#include "compiler/support/flat_map.h"
 
 namespace flowc::backends::airflow {
 namespace {
@@ -85,12 +86,18 @@ class DagWriter {
  private:
   // --- names ---------------------------------------------------------------
 
-  std::string Var(std::string base) {
+  // A Python variable named `base`, or `base` and as many `_` as make it
+  // one no other has. The name lasts as long as the writer.
+  std::string_view Var(std::string base) {
     bool plain = ReservedNames().count(base) == 0 && base.rfind("flowc_", 0) != 0 &&
                  base.rfind("FLOWC_", 0) != 0;
     if (!plain) base += "_";
-    while (!used_vars_.insert(base).second) base += "_";
-    return base;
+    while (used_vars_.find(base) != nullptr) base += "_";
+    char* kept = static_cast<char*>(names_.allocate(base.size(), 1));
+    std::string_view var(kept, base.size());
+    base.copy(kept, base.size());
+    used_vars_.try_emplace(var, true);
+    return var;
   }
 
   static std::string Suffix(const Binding& binding, size_t skip, char sep) {
@@ -131,7 +138,7 @@ class DagWriter {
 
     // The objects' setup tasks first: their variables take the plain names.
     std::vector<ObjectSetup> setups = PlanObjectSetups(flow_);
-    std::vector<std::string> setup_vars;
+    std::vector<std::string_view> setup_vars;
     for (const ObjectSetup& setup : setups) {
       seen_.objects = seen_.task = true;
       const std::string& step = flow_.steps[setup.step].name;
@@ -163,7 +170,7 @@ class DagWriter {
     // (airflow/models/xcom_arg.py as_teardown: trigger rule
     // ALL_DONE_SETUP_SUCCESS, which with no setup upstream runs once every
     // upstream task is done, in whatever state: ti_deps/deps/trigger_rule_dep.py).
-    std::vector<std::pair<size_t, std::string>> teardowns;
+    std::vector<std::pair<size_t, std::string_view>> teardowns;
     for (size_t s = 0; s < flow_.steps.size(); ++s) {
       const ir::Step& step = flow_.steps[s];
       if (!step.parallel) continue;
@@ -207,7 +214,7 @@ class DagWriter {
   }
 
   // Appends the Python statement `var = value`, formatted at `indent`.
-  static void Assign(std::string& out, const std::string& var, const PyExpr& value, size_t indent) {
+  static void Assign(std::string& out, std::string_view var, const PyExpr& value, size_t indent) {
     out.append(indent, ' ').append(var).append(" = ");
     value.FormatInto(out, indent, indent + var.size() + 3, 0);
     out += '\n';
@@ -222,7 +229,7 @@ class DagWriter {
     const ir::Step& step = flow_.steps[s];
     UnrolledNote(s, indent, out);
     std::string task_id = step.name + Suffix(binding, skip, '-');
-    std::string var = Var(step.name + Suffix(binding, skip, '_'));
+    std::string_view var = Var(step.name + Suffix(binding, skip, '_'));
     node_vars_[TaskNode(flow_, plan_, s, binding)] = var;
 
     // Where {{item}} comes from: a written-out element, or the mapped
@@ -255,7 +262,7 @@ class DagWriter {
     std::optional<PyExpr> cmds;
     if (item_needed && runtime_item) {
       seen_.task = seen_.argv = seen_.text = true;
-      std::string argv_var = Var(var + "_argv");
+      std::string_view argv_var = Var(std::string(var) + "_argv");
       PyExpr helper = HelperTask({{"task_id", PyExpr::Str(task_id + "-argv")}}, "flowc_argv");
       PyExpr call =
           PyExpr::Call(std::move(helper), {},
@@ -277,7 +284,7 @@ class DagWriter {
     const ir::Foreach& foreach = *flow_.steps[f].foreach;
     UnrolledNote(s, 4, out);
     std::string task_id = step.name + Suffix(binding, 0, '-');
-    std::string var = Var(step.name + Suffix(binding, 0, '_'));
+    std::string_view var = Var(step.name + Suffix(binding, 0, '_'));
     node_vars_[TaskNode(flow_, plan_, s, binding)] = var;
     seen_.task = true;
 
@@ -293,7 +300,7 @@ class DagWriter {
     }
 
     seen_.argvs = seen_.argv = seen_.items = seen_.text = true;
-    std::string argv_var = Var(var + "_argv");
+    std::string_view argv_var = Var(std::string(var) + "_argv");
     Kwargs helper_kwargs = {{"argv", ArgvParts(step.pod, params_scope_)}};
     if (foreach.param.empty()) {
       PyExpr::Exprs items;
@@ -319,7 +326,7 @@ class DagWriter {
     const ir::Step& first = flow_.steps[body.front()];
     seen_.task_group = true;
     std::string group_id = first.name + Suffix(binding, 0, '-');
-    std::string fn = Var(first.name + Suffix(binding, 0, '_') + "_foreach");
+    std::string_view fn = Var(first.name + Suffix(binding, 0, '_') + "_foreach");
     out += fmt::format("\n    # The foreach of '{}': the tasks of its body, once per element.\n",
                        split.name);
     out += fmt::format("    @task_group(group_id={})\n", PythonString(group_id));
@@ -335,16 +342,17 @@ class DagWriter {
     }
     Edges(f, binding, 8, out);
     out += "\n";
-    std::string var = Var(first.name + Suffix(binding, 0, '_') + "_group");
+    std::string_view var = Var(first.name + Suffix(binding, 0, '_') + "_group");
     node_vars_[GroupNode(flow_, plan_, f, binding)] = var;
     PyExpr items = ItemsExpr(*split.foreach, group_id, var, out);
-    Assign(out, var, PyExpr::Call(fn + ".expand", {}, {{"item", std::move(items)}}), 4);
+    Assign(out, var, PyExpr::Call(std::string(fn) + ".expand", {}, {{"item", std::move(items)}}),
+           4);
     out += "\n";
   }
 
   // The elements to expand over: a literal list as it is (expand() does not
   // render), or a task returning the list param's value in this run.
-  PyExpr ItemsExpr(const ir::Foreach& foreach, const std::string& id, const std::string& var_base,
+  PyExpr ItemsExpr(const ir::Foreach& foreach, const std::string& id, std::string_view var_base,
                    std::string& out) {
     if (foreach.param.empty()) {
       PyExpr::Exprs items;
@@ -352,7 +360,7 @@ class DagWriter {
       return PyExpr::List(std::move(items));
     }
     seen_.task = seen_.items = true;
-    std::string var = Var(var_base + "_items");
+    std::string_view var = Var(std::string(var_base) + "_items");
     PyExpr helper = HelperTask({{"task_id", PyExpr::Str(id + "-items")}}, "flowc_items");
     Assign(out, var, PyExpr::Call(std::move(helper), {}, {{"param", PyExpr::Str(foreach.param)}}),
            4);
@@ -420,18 +428,18 @@ class DagWriter {
   // --- dependencies --------------------------------------------------------
 
   // The Python variables of nodes (dag_plan.h TaskNode, GroupNode).
-  std::vector<std::string> VarsOf(const std::vector<size_t>& nodes) const {
-    std::vector<std::string> out;
+  std::vector<std::string_view> VarsOf(const std::vector<size_t>& nodes) const {
+    std::vector<std::string_view> out;
     for (size_t node : nodes) out.push_back(node_vars_[node]);
     return out;
   }
 
   // `source >> target` or `source >> [targets]`; `reverse` writes the targets
   // first (`[targets] >> source`).
-  static std::string EdgeLine(const std::string& source, const std::vector<std::string>& targets,
+  static std::string EdgeLine(std::string_view source, const std::vector<std::string_view>& targets,
                               size_t indent, bool reverse = false) {
-    std::string list =
-        targets.size() == 1 ? targets.front() : fmt::format("[{}]", fmt::join(targets, ", "));
+    std::string list = targets.size() == 1 ? std::string(targets.front())
+                                           : fmt::format("[{}]", fmt::join(targets, ", "));
     return fmt::format("{}{} >> {}\n", std::string(indent, ' '), reverse ? list : source,
                        reverse ? source : list);
   }
@@ -450,10 +458,14 @@ class DagWriter {
   const ir::Flow& flow_;
   const Plan& plan_;
   JinjaScope params_scope_;
-  // Hashed, not ordered: nothing iterates it, and at 100,000 tasks a
-  // look-up in a tree of strings was 17 comparisons, each a cache miss.
-  std::unordered_set<std::string> used_vars_;
-  std::vector<std::string> node_vars_;  // by node (dag_plan.h): its Python variable
+  // The variables' names, kept in blocks rather than a string each: at
+  // 100,000 tasks, freeing a string and a hash node per name cost more than
+  // a tenth of what naming them did. Hashed, not ordered: nothing iterates
+  // them, and in a tree of strings a look-up was 17 comparisons, each a
+  // cache miss.
+  std::pmr::monotonic_buffer_resource names_{std::pmr::new_delete_resource()};
+  FlatMap<std::string_view, bool> used_vars_;
+  std::vector<std::string_view> node_vars_;  // by node (dag_plan.h): its Python variable
   // A task's expressions fit in it, most often (PyExprArena).
   std::vector<std::byte> arena_buffer_ = std::vector<std::byte>(kArenaBytes);
   static constexpr size_t kArenaBytes = 256 << 10;
