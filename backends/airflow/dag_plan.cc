@@ -68,14 +68,22 @@ size_t BindingOrdinal(const ir::Flow& flow, const Plan& plan, const std::vector<
   return ordinal;
 }
 
-// Numbers the DAG's nodes: each step's tasks, then, after a mapped group's
-// first step, that group's instances.
-void NumberNodes(const ir::Flow& flow, Plan& plan) {
+// Finds the mapped foreach around each step, and numbers the DAG's nodes:
+// each step's tasks, then, after a mapped group's first step, that group's
+// instances.
+void IndexSteps(const ir::Flow& flow, Plan& plan) {
+  plan.dynamic.assign(flow.steps.size(), Plan::kNotMapped);
   plan.first_task.assign(flow.steps.size(), 0);
   plan.first_group.assign(flow.steps.size(), 0);
   plan.nodes = 0;
   for (size_t s = 0; s < flow.steps.size(); ++s) {
     const ir::Step& step = flow.steps[s];
+    for (size_t f : step.enclosing_foreach) {
+      if (IsDynamic(plan.mode[f])) {
+        plan.dynamic[s] = f;
+        break;
+      }
+    }
     plan.first_task[s] = plan.nodes;
     plan.nodes += BindingCount(flow, plan, step.enclosing_foreach);
     if (step.foreach && plan.mode[s] == ForeachMode::kMappedGroup) {
@@ -135,7 +143,7 @@ bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report) {
                    : plan.body[f].size() == 1 ? ForeachMode::kMappedTask
                                               : ForeachMode::kMappedGroup;
   }
-  if (ok) NumberNodes(flow, plan);
+  if (ok) IndexSteps(flow, plan);
   return ok;
 }
 
@@ -147,11 +155,9 @@ std::vector<size_t> Unrolled(const Plan& plan, const std::vector<size_t>& chain)
   return out;
 }
 
-std::optional<size_t> DynamicOf(const ir::Flow& flow, const Plan& plan, size_t s) {
-  for (size_t f : flow.steps[s].enclosing_foreach) {
-    if (IsDynamic(plan.mode[f])) return f;
-  }
-  return std::nullopt;
+std::optional<size_t> DynamicOf(const ir::Flow&, const Plan& plan, size_t s) {
+  if (plan.dynamic[s] == Plan::kNotMapped) return std::nullopt;
+  return plan.dynamic[s];
 }
 
 std::optional<size_t> GroupOf(const ir::Flow& flow, const Plan& plan, size_t s) {

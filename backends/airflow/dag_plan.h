@@ -29,6 +29,10 @@ enum class ForeachMode { kMappedTask, kMappedGroup, kUnrolled };
 struct Plan {
   std::vector<ForeachMode> mode;
   std::vector<std::vector<size_t>> body;  // the body's steps, in flow order
+  // By step: the mapped foreach around it (DynamicOf), or kNotMapped. Found
+  // once: the writer asks for every task and both ends of every edge.
+  std::vector<size_t> dynamic;
+  static constexpr size_t kNotMapped = static_cast<size_t>(-1);
   // The DAG's nodes, numbered 0..nodes-1 (TaskNode, GroupNode): step s's
   // tasks from first_task[s], a mapped group's instances from first_group[f].
   std::vector<size_t> first_task;
