@@ -62,6 +62,29 @@ TEST_CASE("BlockScalar writes what yaml-cpp writes") {
   }
 }
 
+TEST_CASE("BlockScalar writes what yaml-cpp writes past the strings it can remember") {
+  // 40,000 distinct strings fill the memory of known strings (32,768) and start it again;
+  // each is written twice, and every string of Strings() before and after, plain or quoted.
+  YAML::Emitter expected;
+  YAML::Emitter got;
+  expected << YAML::BeginSeq;
+  got << YAML::BeginSeq;
+  auto both = [&](const std::string& text) {
+    expected << text;
+    BlockScalar(got, text);
+  };
+  for (const std::string& text : Strings()) both(text);
+  for (int i = 0; i < 40000; ++i) {
+    std::string name = "step-" + std::to_string(i) + (i % 7 == 0 ? ": quoted" : "");
+    both(name);
+    both(name);
+  }
+  for (const std::string& text : Strings()) both(text);
+  expected << YAML::EndSeq;
+  got << YAML::EndSeq;
+  CHECK(std::string(got.c_str()) == std::string(expected.c_str()));
+}
+
 TEST_CASE("BlockScalar leaves a double-quoted emitter's strings to yaml-cpp") {
   YAML::Emitter out;
   {
