@@ -10,10 +10,12 @@
 # cannot express), times each compile with hyperfine (process start included,
 # output to a file; 30 runs for the sample and 100 steps, 10 at 1,000 and
 # 10,000, 5 at 100,000: this VM's timings wander) and measures peak RSS with
-# /usr/bin/time (median of 3 runs, 1 at 100,000). It then divides each
-# target's time and memory at 100,000 steps by those at 10,000 (issue 15:
-# 10x the steps must cost at most 11x). Nothing here asserts a time: the
-# numbers are reported, not tested.
+# /usr/bin/time (median of 3 runs, 1 at 100,000). It then measures two
+# ratios paired, the two compiles alternating in rounds so that the VM's
+# drift between rows minutes apart does not enter them: each target's time at
+# 100,000 steps over its time at 10,000 (issue 15: 10x the steps must cost at
+# most 11x), and what the v2 objects add at 10,000 steps (at most 10 %).
+# Nothing here asserts a time: the numbers are reported, not tested.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,6 +56,24 @@ measure() {
   echo "$ms $(awk "BEGIN {printf \"%.1f\", $mem/1024}") $note"
 }
 
+# paired FLOW_A FLOW_B TARGET RUNS_A RUNS_B -> "median_a_ms median_b_ms": the two compiles in
+# alternating rounds (each round RUNS_A of A, then RUNS_B of B), so that the ratio of the two
+# medians is not the VM's drift between two rows measured minutes apart.
+paired() {
+  local a=$1 b=$2 target=$3 runs_a=$4 runs_b=$5 rounds=$(( smoke ? 1 : 5 ))
+  rm -f "$work/pa" "$work/pb"
+  for _ in $(seq "$rounds"); do
+    for side in a b; do
+      local flow=$a r=$runs_a
+      [ "$side" = b ] && flow=$b r=$runs_b
+      hyperfine -N -i --style none --runs "$r" --export-json "$work/h.json" \
+        "$flowc compile $flow --target $target -o $work/out" >/dev/null 2>&1
+      /usr/bin/python3 -c "import json; print('\n'.join(str(t) for t in json.load(open('$work/h.json'))['results'][0]['times']))" >> "$work/p$side"
+    done
+  done
+  echo "$(median < "$work/pa" | awk '{printf "%.1f", $1*1000}') $(median < "$work/pb" | awk '{printf "%.1f", $1*1000}')"
+}
+
 rows=()
 declare -A ms_at mb_at  # by "steps target", for the growth table
 for target in "${targets[@]}"; do
@@ -89,19 +109,36 @@ done
 
 table=$(printf '%s\n' "| flow | target | median wall time (ms) | peak RSS (MB) | note |" \
   "|---|---|---|---|---|" "${rows[@]}")
-# Growth from 10,000 to 100,000 steps (from 10 to 100 in the smoke test).
+# Growth from 10,000 to 100,000 steps (from 10 to 100 in the smoke test): memory from the rows
+# above, time measured paired (3 runs of the small flow, then 1 of the large, five times).
 small=$(( smoke ? 10 : 10000 )) large=$(( smoke ? 100 : 100000 ))
-growth=("| target | time, ${large} / ${small} steps | memory, ${large} / ${small} steps |" "|---|---|---|")
+growth=("| target | time, ${large} / ${small} steps (paired medians, ms) | memory, ${large} / ${small} steps |"
+  "|---|---|---|")
 for target in "${targets[@]}"; do
-  growth+=("$(awk -v t="$target" -v a="${ms_at["$small $target"]}" -v b="${ms_at["$large $target"]}" \
+  kind=flow
+  [ "$target" = jobset ] && kind=jobset
+  read -r a b < <(paired "$work/$kind-$small.flow" "$work/$kind-$large.flow" "$target" 3 1)
+  growth+=("$(awk -v t="$target" -v a="$a" -v b="$b" \
     -v c="${mb_at["$small $target"]}" -v d="${mb_at["$large $target"]}" \
-    'BEGIN {printf "| %s | %.1fx | %.1fx |", t, b / a, d / c}')")
+    'BEGIN {printf "| %s | %.1fx (%.1f -> %.1f) | %.1fx |", t, b / a, a, b, d / c}')")
 done
 growth_table=$(printf '%s\n' "${growth[@]}")
+# What v2 objects add, measured paired the same way (5 runs of each flow, five times).
+added=("| target | without v2 (ms) | with v2 (ms) | added |" "|---|---|---|---|")
+for target in "${targets[@]}"; do
+  base=$work/flow-$v2.flow with=$work/v2-$v2.flow
+  [ "$target" = jobset ] && base=$work/jobset-$v2.flow with=$work/v2-jobset-$v2.flow
+  read -r a b < <(paired "$base" "$with" "$target" 5 5)
+  added+=("$(awk -v t="$target" -v a="$a" -v b="$b" \
+    'BEGIN {printf "| %s | %.1f | %.1f | %+.1f %% |", t, a, b, (b / a - 1) * 100}')")
+done
+added_table=$(printf '%s\n' "${added[@]}")
 if ((smoke)); then
   echo "$table"
   echo
   echo "$growth_table"
+  echo
+  echo "$added_table"
   exit 0
 fi
 
@@ -118,9 +155,17 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
   echo
   echo "$table"
   echo
-  echo "Growth from 10,000 to 100,000 steps (the rows above; argo's is to its refusal):"
+  echo "Growth from 10,000 to 100,000 steps (argo's is to its refusal). The rows above are measured"
+  echo "one after another, minutes apart, and this VM's speed drifts in between; so time here is"
+  echo "measured paired: 3 runs at 10,000 steps, then 1 at 100,000, five times over, and the"
+  echo "medians of each divided. Memory is from the rows above."
   echo
   echo "$growth_table"
+  echo
+  echo 'What the v2 objects (`bench/gen_flow.py --v2`: @neuron claims, @trainjob gangs) add at'
+  echo "$v2 steps, paired the same way: 5 runs without, then 5 with, five times over."
+  echo
+  echo "$added_table"
   echo
   if [ -f bench/PROFILE.md ]; then cat bench/PROFILE.md; fi
   # What @code adds (bench/code.sh writes it).
