@@ -142,7 +142,7 @@ class PyExpr {
 // task's expressions are some 40 small strings and lists, made and dropped
 // together; through malloc they were half the DAG writer's allocations, and
 // at 100,000 tasks each cost more the larger and more scattered the heap
-// (bench/PROFILE.md, "Growth"). No PyExpr made in its life may outlive it.
+// (bench/PROFILE.md, "What changed for growth"). No PyExpr made in its life may outlive it.
 class PyExprArena {
  public:
   explicit PyExprArena(std::vector<std::byte>& buffer)
