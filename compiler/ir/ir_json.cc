@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ir/json_parts.h"
+
 namespace flowc::ir {
 namespace {
 
@@ -52,7 +54,16 @@ Json Named(const std::string& name) {
   return out;
 }
 
-Json ContainerJson(const Pod& pod) {
+using Field = SharedParts::Field;
+
+// The JSON `build()` makes of a shared value, or, when writing text through `parts`, its
+// stand-in (json_parts.h).
+template <typename T, typename Build>
+Json Part(SharedParts* parts, Field field, const Shared<T>& value, const Build& build) {
+  return parts ? parts->StandIn(field, &value.get(), build) : build();
+}
+
+Json ContainerJson(const Pod& pod, SharedParts* parts) {
   Json c = JsonObject(11);
   Add(c, "name", pod.container_name);
   Add(c, "image", pod.image);
@@ -62,56 +73,68 @@ Json ContainerJson(const Pod& pod) {
     Add(c, "command", std::move(command));
   }
   if (!pod.env.empty()) {
-    Json env = JsonArray(pod.env.size());
-    for (const EnvVar& e : pod.env) {
-      Json var = Named(e.name);
-      if (e.field_path.empty()) {
-        Add(var, "value", e.value);
-      } else {
-        Json field_ref = JsonObject(1);
-        Add(field_ref, "fieldPath", e.field_path);
-        Json value_from = JsonObject(1);
-        Add(value_from, "fieldRef", std::move(field_ref));
-        Add(var, "valueFrom", std::move(value_from));
-      }
-      env.push_back(std::move(var));
-    }
-    Add(c, "env", std::move(env));
+    Add(c, "env", Part(parts, Field::kEnv, pod.env, [&] {
+          Json env = JsonArray(pod.env.size());
+          for (const EnvVar& e : pod.env) {
+            Json var = Named(e.name);
+            if (e.field_path.empty()) {
+              Add(var, "value", e.value);
+            } else {
+              Json field_ref = JsonObject(1);
+              Add(field_ref, "fieldPath", e.field_path);
+              Json value_from = JsonObject(1);
+              Add(value_from, "fieldRef", std::move(field_ref));
+              Add(var, "valueFrom", std::move(value_from));
+            }
+            env.push_back(std::move(var));
+          }
+          return env;
+        }));
   }
   if (!pod.env_from_secrets.empty()) {
-    Json env_from = JsonArray(pod.env_from_secrets.size());
-    for (const std::string& s : pod.env_from_secrets) {
-      Json ref = JsonObject(1);
-      Add(ref, "secretRef", Named(s));
-      env_from.push_back(std::move(ref));
-    }
-    Add(c, "envFrom", std::move(env_from));
+    Add(c, "envFrom", Part(parts, Field::kEnvFrom, pod.env_from_secrets, [&] {
+          Json env_from = JsonArray(pod.env_from_secrets.size());
+          for (const std::string& s : pod.env_from_secrets) {
+            Json ref = JsonObject(1);
+            Add(ref, "secretRef", Named(s));
+            env_from.push_back(std::move(ref));
+          }
+          return env_from;
+        }));
   }
-  Json resources = JsonObject(3);
-  SetIf(resources, "requests", pod.resources->requests);
-  SetIf(resources, "limits", pod.resources->limits);
-  if (!pod.resources->claims.empty()) {
-    Json claims = JsonArray(pod.resources->claims.size());
-    for (const std::string& name : pod.resources->claims) claims.push_back(Named(name));
-    Add(resources, "claims", std::move(claims));
+  const Resources& r = pod.resources;
+  if (!r.requests.empty() || !r.limits.empty() || !r.claims.empty()) {
+    Add(c, "resources", Part(parts, Field::kResources, pod.resources, [&] {
+          Json resources = JsonObject(3);
+          SetIf(resources, "requests", r.requests);
+          SetIf(resources, "limits", r.limits);
+          if (!r.claims.empty()) {
+            Json claims = JsonArray(r.claims.size());
+            for (const std::string& name : r.claims) claims.push_back(Named(name));
+            Add(resources, "claims", std::move(claims));
+          }
+          return resources;
+        }));
   }
-  if (!resources.empty()) Add(c, "resources", std::move(resources));
   if (!pod.volume_mounts.empty()) {
-    Json mounts = JsonArray(pod.volume_mounts.size());
-    for (const VolumeMount& m : pod.volume_mounts) {
-      Json mount = Named(m.name);
-      Add(mount, "mountPath", m.mount_path);
-      if (m.read_only) Add(mount, "readOnly", true);
-      mounts.push_back(std::move(mount));
-    }
-    Add(c, "volumeMounts", std::move(mounts));
+    Add(c, "volumeMounts", Part(parts, Field::kVolumeMounts, pod.volume_mounts, [&] {
+          Json mounts = JsonArray(pod.volume_mounts.size());
+          for (const VolumeMount& m : pod.volume_mounts) {
+            Json mount = Named(m.name);
+            Add(mount, "mountPath", m.mount_path);
+            if (m.read_only) Add(mount, "readOnly", true);
+            mounts.push_back(std::move(mount));
+          }
+          return mounts;
+        }));
   }
   SetIf(c, "imagePullPolicy", pod.image_pull_policy);
   if (pod.security_context) {
     const SecurityContext& s = *pod.security_context;
     Json sc = JsonObject(5);
     if (s.privileged) Add(sc, "privileged", *s.privileged);
-    if (s.allow_privilege_escalation) Add(sc, "allowPrivilegeEscalation", *s.allow_privilege_escalation);
+    if (s.allow_privilege_escalation)
+      Add(sc, "allowPrivilegeEscalation", *s.allow_privilege_escalation);
     if (s.run_as_user) Add(sc, "runAsUser", *s.run_as_user);
     if (s.run_as_group) Add(sc, "runAsGroup", *s.run_as_group);
     if (s.run_as_non_root) Add(sc, "runAsNonRoot", *s.run_as_non_root);
@@ -128,7 +151,10 @@ Json ContainerJson(const Pod& pod) {
   return c;
 }
 
-Json StepJson(const Flow& flow, const Step& step) {
+Json PodJson(const Pod& pod, SharedParts* parts);
+
+// A step; `parts`, when writing text, takes its pod's shared parts.
+Json StepJson(const Flow& flow, const Step& step, SharedParts* parts) {
   auto names = [&](const std::vector<size_t>& indexes) {
     Json out = JsonArray(indexes.size());
     for (size_t i : indexes) out.push_back(flow.steps[i].name);
@@ -180,7 +206,7 @@ Json StepJson(const Flow& flow, const Step& step) {
     for (size_t i : step.objects) objects.push_back(flow.objects[i].name);
     Add(s, "objects", std::move(objects));
   }
-  Add(s, "pod", PodToJson(step.pod));
+  Add(s, "pod", PodJson(step.pod, parts));
   return s;
 }
 
@@ -247,7 +273,9 @@ Json ConfigMapJson(const ConfigMap& map) {
 
 }  // namespace
 
-Json ObjectToJson(const Object& object) {
+namespace {
+
+Json ObjectJson(const Object& object, SharedParts* parts) {
   Json out;
   out["kind"] = object.kind();
   out["name"] = object.name;
@@ -259,7 +287,7 @@ Json ObjectToJson(const Object& object) {
     // writes the JobSet template around the pod.
     Json runtime = {{"numNodes", r->num_nodes}};
     SetIf(runtime, "exclusiveTopology", r->exclusive_topology);
-    runtime["pod"] = PodToJson(r->pod);
+    runtime["pod"] = PodJson(r->pod, parts);
     out["trainingRuntime"] = std::move(runtime);
   } else {
     out["configMap"] = ConfigMapJson(std::get<ConfigMap>(object.spec));
@@ -267,80 +295,95 @@ Json ObjectToJson(const Object& object) {
   return out;
 }
 
-Json PodToJson(const Pod& pod) {
+// A map that is a shared part of a pod.
+void MapPart(Json& out, const char* key, SharedParts* parts, Field field,
+             const Shared<KeyValues>& pairs) {
+  if (!pairs.empty()) Add(out, key, Part(parts, field, pairs, [&] { return Map(pairs); }));
+}
+
+Json PodJson(const Pod& pod, SharedParts* parts) {
   Json metadata = JsonObject(3);
   SetIf(metadata, "namespace", pod.namespace_);
-  SetIf(metadata, "labels", pod.labels);
-  SetIf(metadata, "annotations", pod.annotations);
+  MapPart(metadata, "labels", parts, Field::kLabels, pod.labels);
+  MapPart(metadata, "annotations", parts, Field::kAnnotations, pod.annotations);
 
   Json spec = JsonObject(7);
   SetIf(spec, "serviceAccountName", pod.service_account_name);
-  SetIf(spec, "nodeSelector", pod.node_selector);
+  MapPart(spec, "nodeSelector", parts, Field::kNodeSelector, pod.node_selector);
   if (!pod.tolerations.empty()) {
-    Json tolerations = JsonArray(pod.tolerations.size());
-    for (const Toleration& t : pod.tolerations) {
-      Json j = JsonObject(5);
-      SetIf(j, "key", t.key);
-      SetIf(j, "operator", t.op);
-      SetIf(j, "value", t.value);
-      SetIf(j, "effect", t.effect);
-      if (t.toleration_seconds) Add(j, "tolerationSeconds", *t.toleration_seconds);
-      tolerations.push_back(std::move(j));
-    }
-    Add(spec, "tolerations", std::move(tolerations));
+    Add(spec, "tolerations", Part(parts, Field::kTolerations, pod.tolerations, [&] {
+          Json tolerations = JsonArray(pod.tolerations.size());
+          for (const Toleration& t : pod.tolerations) {
+            Json j = JsonObject(5);
+            SetIf(j, "key", t.key);
+            SetIf(j, "operator", t.op);
+            SetIf(j, "value", t.value);
+            SetIf(j, "effect", t.effect);
+            if (t.toleration_seconds) Add(j, "tolerationSeconds", *t.toleration_seconds);
+            tolerations.push_back(std::move(j));
+          }
+          return tolerations;
+        }));
   }
   if (!pod.image_pull_secrets.empty()) {
-    Json secrets = JsonArray(pod.image_pull_secrets.size());
-    for (const std::string& s : pod.image_pull_secrets) secrets.push_back(Named(s));
-    Add(spec, "imagePullSecrets", std::move(secrets));
+    Add(spec, "imagePullSecrets",
+        Part(parts, Field::kImagePullSecrets, pod.image_pull_secrets, [&] {
+          Json secrets = JsonArray(pod.image_pull_secrets.size());
+          for (const std::string& s : pod.image_pull_secrets) secrets.push_back(Named(s));
+          return secrets;
+        }));
   }
   if (!pod.volumes.empty()) {
-    Json volumes = JsonArray(pod.volumes.size());
-    for (const Volume& v : pod.volumes) {
-      Json volume = Named(v.name);
-      switch (v.kind) {
-        case Volume::Kind::kMemory: {
-          Json empty_dir = JsonObject(2);
-          Add(empty_dir, "medium", "Memory");
-          Add(empty_dir, "sizeLimit", v.size_limit);
-          Add(volume, "emptyDir", std::move(empty_dir));
-          break;
-        }
-        case Volume::Kind::kClaim: {
-          Json claim = JsonObject(1);
-          Add(claim, "claimName", v.claim_name);
-          Add(volume, "persistentVolumeClaim", std::move(claim));
-          break;
-        }
-        case Volume::Kind::kConfigMap: {
-          Json items = JsonArray(v.items.size());
-          for (const auto& [key, path] : v.items) {
-            Json item = JsonObject(2);
-            Add(item, "key", key);
-            Add(item, "path", path);
-            items.push_back(std::move(item));
+    Add(spec, "volumes", Part(parts, Field::kVolumes, pod.volumes, [&] {
+          Json volumes = JsonArray(pod.volumes.size());
+          for (const Volume& v : pod.volumes) {
+            Json volume = Named(v.name);
+            switch (v.kind) {
+              case Volume::Kind::kMemory: {
+                Json empty_dir = JsonObject(2);
+                Add(empty_dir, "medium", "Memory");
+                Add(empty_dir, "sizeLimit", v.size_limit);
+                Add(volume, "emptyDir", std::move(empty_dir));
+                break;
+              }
+              case Volume::Kind::kClaim: {
+                Json claim = JsonObject(1);
+                Add(claim, "claimName", v.claim_name);
+                Add(volume, "persistentVolumeClaim", std::move(claim));
+                break;
+              }
+              case Volume::Kind::kConfigMap: {
+                Json items = JsonArray(v.items.size());
+                for (const auto& [key, path] : v.items) {
+                  Json item = JsonObject(2);
+                  Add(item, "key", key);
+                  Add(item, "path", path);
+                  items.push_back(std::move(item));
+                }
+                Json config_map = Named(v.claim_name);
+                Add(config_map, "items", std::move(items));
+                Add(volume, "configMap", std::move(config_map));
+                break;
+              }
+            }
+            volumes.push_back(std::move(volume));
           }
-          Json config_map = Named(v.claim_name);
-          Add(config_map, "items", std::move(items));
-          Add(volume, "configMap", std::move(config_map));
-          break;
-        }
-      }
-      volumes.push_back(std::move(volume));
-    }
-    Add(spec, "volumes", std::move(volumes));
+          return volumes;
+        }));
   }
   if (!pod.resource_claims.empty()) {
-    Json claims = JsonArray(pod.resource_claims.size());
-    for (const PodResourceClaim& c : pod.resource_claims) {
-      Json claim = Named(c.name);
-      Add(claim, "resourceClaimTemplateName", c.template_name);
-      claims.push_back(std::move(claim));
-    }
-    Add(spec, "resourceClaims", std::move(claims));
+    Add(spec, "resourceClaims", Part(parts, Field::kResourceClaims, pod.resource_claims, [&] {
+          Json claims = JsonArray(pod.resource_claims.size());
+          for (const PodResourceClaim& c : pod.resource_claims) {
+            Json claim = Named(c.name);
+            Add(claim, "resourceClaimTemplateName", c.template_name);
+            claims.push_back(std::move(claim));
+          }
+          return claims;
+        }));
   }
   Json containers = JsonArray(1);
-  containers.push_back(ContainerJson(pod));
+  containers.push_back(ContainerJson(pod, parts));
   Add(spec, "containers", std::move(containers));
 
   Json out = JsonObject(2);
@@ -348,6 +391,12 @@ Json PodToJson(const Pod& pod) {
   Add(out, "spec", std::move(spec));
   return out;
 }
+
+}  // namespace
+
+Json PodToJson(const Pod& pod) { return PodJson(pod, nullptr); }
+
+Json ObjectToJson(const Object& object) { return ObjectJson(object, nullptr); }
 
 namespace {
 
@@ -397,10 +446,11 @@ void FlowMembers(const Flow& flow, Out& out) {
       "params", flow.params.size(), [&](size_t i) { return ParamJson(flow.params[i]); },
       Floats::kMaybe);
   if (flow.schedule) out.Member("schedule", ScheduleJson(*flow.schedule));
-  out.Array("steps", flow.steps.size(), [&](size_t i) { return StepJson(flow, flow.steps[i]); });
+  out.Array("steps", flow.steps.size(),
+            [&](size_t i) { return StepJson(flow, flow.steps[i], out.parts()); });
   if (!flow.objects.empty()) {
     out.Array("objects", flow.objects.size(),
-              [&](size_t i) { return ObjectToJson(flow.objects[i]); });
+              [&](size_t i) { return ObjectJson(flow.objects[i], out.parts()); });
   }
 }
 
@@ -415,6 +465,7 @@ class TreeOut {
     tree_[key] = std::move(array);
   }
   Json Take() { return std::move(tree_); }
+  SharedParts* parts() { return nullptr; }  // whole trees
 
  private:
   Json tree_;
@@ -460,6 +511,10 @@ class TextOut {
     text_ += "\n  ]";
   }
 
+  // The steps' and objects' trees hold stand-ins for their pods' shared parts, which Piece
+  // writes from the text each part was given the first time (json_parts.h).
+  SharedParts* parts() { return &parts_; }
+
   // Closes the document, with a final newline, and hands over what is left.
   void Finish() {
     text_ += "\n}\n";
@@ -483,7 +538,7 @@ class TextOut {
   // ShortestFloats (a pass over the text, only where there are floats).
   void Piece(const Json& value, unsigned depth, Floats floats) {
     size_t start = text_.size();
-    serializer_.dump(value, true, false, kIndent, kIndent * depth);
+    parts_.Dump(serializer_, text_, value, kIndent * depth);
     if (floats == Floats::kMaybe && HasFloat(value)) {
       std::string shortest = ShortestFloats(std::string_view(text_).substr(start));
       text_.replace(start, std::string::npos, shortest);
@@ -498,6 +553,7 @@ class TextOut {
   const std::function<void(std::string_view)>& write_;
   std::string text_;
   nlohmann::detail::serializer<Json> serializer_;
+  SharedParts parts_;
   size_t members_ = 0;
 };
 

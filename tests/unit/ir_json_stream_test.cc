@@ -99,6 +99,33 @@ flow f {
   CHECK(text.find("\"timezone\": \"Europe/Paris\"") != std::string::npos);
 }
 
+TEST_CASE("ir json stream: a pod's shared parts are written once and read back right") {
+  // The same interned list of names as envFrom secrets and as image pull secrets (written
+  // differently), the same labels as a node selector, parts that differ between steps, and a
+  // TrainJob whose runtime holds the step's pod one level deeper than the step does.
+  auto c = testing::Analyze(R"(
+@kubernetes(secrets=["s1", "s2"], image_pull_secrets=["s1", "s2"],
+            labels={"team": "ml"}, node_selector={"team": "ml"})
+flow f {
+  step start { run "s" next a }
+  @kubernetes(cpu=2, tolerations=[{"key": "k", "operator": "Exists"}])
+  step a { run "a" next b }
+  @kubernetes(cpu=4, labels={"team": "ml", "tier": "x"})
+  step b { run "b" next c }
+  @parallel(nodes=2)
+  @trainjob
+  step c { run "c" next end }
+  step end { run "e" }
+}
+)");
+  REQUIRE_MESSAGE(c->flow.has_value(), c->errors());
+  CheckSame(*c->flow);
+  std::string text = FlowToJsonText(*c->flow);
+  CHECK(text.find(R"("envFrom": [)") != std::string::npos);
+  CHECK(text.find(R"("imagePullSecrets": [)") != std::string::npos);
+  CHECK(text.find(R"("trainingRuntime": {)") != std::string::npos);
+}
+
 TEST_CASE("ir json stream: a flow built by hand, with nothing and with odd objects") {
   Flow empty;  // no params, no steps, no objects: "[]" twice and no "objects"
   CheckSame(empty);
