@@ -30,42 +30,35 @@ void SharedParts::Dump(Serializer& serializer, std::string& text, const Json& va
       part.texts.emplace_back(indent, text.substr(start));
       return;
     }
-    case Json::value_t::object: {
-      if (value.empty()) {
-        text += "{}";
-        return;
-      }
-      text += "{\n";
-      bool first = true;
-      for (const auto& [key, member] : value.items()) {
-        if (!first) text += ",\n";
-        first = false;
-        text.append(inner, ' ');
-        serializer.dump(Json(key), true, false, kIndentStep, inner);
-        text += ": ";
-        Dump(serializer, text, member, inner);
-      }
-      text += '\n';
-      text.append(indent, ' ');
-      text += '}';
-      return;
-    }
+    case Json::value_t::object:
     case Json::value_t::array: {
+      const bool object = value.is_object();
       if (value.empty()) {
-        text += "[]";
+        text += object ? "{}" : "[]";
         return;
       }
-      text += "[\n";
+      text += object ? "{\n" : "[\n";
       bool first = true;
-      for (const Json& element : value) {
+      auto member = [&](const std::string* key, const Json& element) {
         if (!first) text += ",\n";
         first = false;
         text.append(inner, ' ');
+        if (key != nullptr) {
+          serializer.dump(Json(*key), true, false, kIndentStep, inner);
+          text += ": ";
+        }
         Dump(serializer, text, element, inner);
+      };
+      if (object) {
+        for (const auto& [key, element] : value.get_ref<const Json::object_t&>()) {
+          member(&key, element);
+        }
+      } else {
+        for (const Json& element : value) member(nullptr, element);
       }
       text += '\n';
       text.append(indent, ' ');
-      text += ']';
+      text += object ? '}' : ']';
       return;
     }
     default:

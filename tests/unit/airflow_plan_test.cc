@@ -22,6 +22,15 @@ size_t StepIndex(const ir::Flow& flow, const std::string& name) {
   return 0;
 }
 
+// The plan of a flow Airflow can run.
+Plan PlanOf(const testing::Compiled& compiled) {
+  diag::Diagnostics diagnostics;
+  diag::Reporter report(diagnostics, *compiled.file);
+  Plan plan;
+  REQUIRE(MakePlan(*compiled.flow, plan, report));
+  return plan;
+}
+
 // Numbers every task and group instance of `flow`; checks that they are
 // 0..plan.nodes-1, each once, and returns how many tasks there are.
 size_t CheckNumbering(const ir::Flow& flow, const Plan& plan) {
@@ -62,10 +71,7 @@ flow f {
 )");
   REQUIRE_MESSAGE(compiled->flow, compiled->errors());
   const ir::Flow& flow = *compiled->flow;
-  diag::Diagnostics diagnostics;
-  diag::Reporter report(diagnostics, *compiled->file);
-  Plan plan;
-  REQUIRE(MakePlan(flow, plan, report));
+  const Plan plan = PlanOf(*compiled);
   // start 1, outer 2, mid 6, inner 6, inner2 6, mid_join 2, outer_join 1, end 1.
   CHECK(CheckNumbering(flow, plan) == 25);
   CHECK(plan.nodes == 25);
@@ -100,10 +106,7 @@ flow f {
 )");
   REQUIRE_MESSAGE(compiled->flow, compiled->errors());
   const ir::Flow& flow = *compiled->flow;
-  diag::Diagnostics diagnostics;
-  diag::Reporter report(diagnostics, *compiled->file);
-  Plan plan;
-  REQUIRE(MakePlan(flow, plan, report));
+  const Plan plan = PlanOf(*compiled);
   // Two mapped groups (the foreaches of `start` and `outer_join`); inside
   // them `mid` and `body` are written out: 3 and 2 tasks, and the other 8
   // steps have one each.
