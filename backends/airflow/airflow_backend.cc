@@ -153,7 +153,7 @@ class DagWriter {
 
     for (size_t s = 0; s < flow_.steps.size(); ++s) {
       PyExprArena arena(arena_buffer_);  // each step's expressions end with it
-      std::optional<size_t> dynamic = DynamicOf(flow_, plan_, s);
+      std::optional<size_t> dynamic = DynamicOf(plan_, s);
       const std::vector<size_t> unrolled = Unrolled(plan_, flow_.steps[s].enclosing_foreach);
       if (!dynamic) {
         for (const Binding& b : Bindings(flow_, unrolled, {})) Task(s, b, 0, 4, out);
@@ -223,8 +223,9 @@ class DagWriter {
   // Appends one task for step `s` in `binding`; `skip` leading binding
   // entries are the enclosing group's and are not part of the task id. (The
   // writer appends to one buffer throughout: a string per task grew past
-  // 1 KiB every time, and each such request makes glibc consolidate its fast
-  // bins.)
+  // 1 KiB every time, and a request that large makes glibc consolidate its
+  // fast bins first: malloc/malloc.c, _int_malloc, a large-bin request calls
+  // malloc_consolidate when the arena has fast chunks.)
   void Task(size_t s, const Binding& binding, size_t skip, size_t indent, std::string& out) {
     const ir::Step& step = flow_.steps[s];
     UnrolledNote(s, indent, out);

@@ -77,7 +77,7 @@ DagUses PlanUses(const ir::Flow& flow, const Plan& plan) {
     if (NeedsDatetime(step)) uses.datetime = true;
     if (ir::CommandRefers(step.pod, ir::Segment::Kind::kParam))
       uses.text = true;  // the DAG's user_defined_filters
-    std::optional<size_t> dynamic = DynamicOf(flow, plan, s);
+    std::optional<size_t> dynamic = DynamicOf(plan, s);
     ForeachMode mode = dynamic ? plan.mode[*dynamic] : ForeachMode::kUnrolled;
     bool over_param = dynamic && !flow.steps[*dynamic].foreach->param.empty();
     if (mode == ForeachMode::kMappedGroup) {

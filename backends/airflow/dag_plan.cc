@@ -155,13 +155,13 @@ std::vector<size_t> Unrolled(const Plan& plan, const std::vector<size_t>& chain)
   return out;
 }
 
-std::optional<size_t> DynamicOf(const ir::Flow&, const Plan& plan, size_t s) {
+std::optional<size_t> DynamicOf(const Plan& plan, size_t s) {
   if (plan.dynamic[s] == Plan::kNotMapped) return std::nullopt;
   return plan.dynamic[s];
 }
 
-std::optional<size_t> GroupOf(const ir::Flow& flow, const Plan& plan, size_t s) {
-  std::optional<size_t> f = DynamicOf(flow, plan, s);
+std::optional<size_t> GroupOf(const Plan& plan, size_t s) {
+  std::optional<size_t> f = DynamicOf(plan, s);
   if (f && plan.mode[*f] == ForeachMode::kMappedGroup) return f;
   return std::nullopt;
 }
@@ -211,7 +211,7 @@ namespace {
 std::vector<std::pair<Binding, size_t>> Nodes(const ir::Flow& flow, const Plan& plan, size_t s,
                                               std::optional<size_t> group, const Binding& base) {
   std::vector<std::pair<Binding, size_t>> out;
-  std::optional<size_t> g = GroupOf(flow, plan, s);
+  std::optional<size_t> g = GroupOf(plan, s);
   if (g && g != group) {
     for (const Binding& b : Bindings(flow, Unrolled(plan, flow.steps[*g].enclosing_foreach), {})) {
       out.emplace_back(b, GroupNode(flow, plan, *g, b));
@@ -254,7 +254,7 @@ std::vector<Edge> PlanEdges(const ir::Flow& flow, const Plan& plan, std::optiona
     all.resize(flow.steps.size());
     for (size_t u = 0; u < all.size(); ++u) all[u] = u;
   }
-  auto group_of = [&](size_t s) { return GroupOf(flow, plan, s); };
+  auto group_of = [&](size_t s) { return GroupOf(plan, s); };
   for (size_t u : group ? plan.body[*group] : all) {
     bool u_in = group ? group_of(u) == group : true;
     for (size_t v : flow.steps[u].next) {

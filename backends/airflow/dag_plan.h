@@ -57,11 +57,11 @@ bool MakePlan(const ir::Flow& flow, Plan& plan, diag::Reporter& report);
 std::vector<size_t> Unrolled(const Plan& plan, const std::vector<size_t>& chain);
 
 // The mapped foreach (task or group) around step `s`, if any; Airflow maps
-// one level deep, so there is at most one.
-std::optional<size_t> DynamicOf(const ir::Flow& flow, const Plan& plan, size_t s);
+// one level deep, so there is at most one. Of a plan MakePlan accepted.
+std::optional<size_t> DynamicOf(const Plan& plan, size_t s);
 
 // The mapped task group holding step `s`, if any.
-std::optional<size_t> GroupOf(const ir::Flow& flow, const Plan& plan, size_t s);
+std::optional<size_t> GroupOf(const Plan& plan, size_t s);
 
 // Every binding of `foreaches` (unrolled, outermost first) extending `base`.
 std::vector<Binding> Bindings(const ir::Flow& flow, const std::vector<size_t>& foreaches,

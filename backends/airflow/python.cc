@@ -204,13 +204,20 @@ void AppendStringBody(String& out, std::string_view text, bool block) {
 constexpr const char* kBlockOpen = "\"\"\"\\\n";
 constexpr const char* kBlockClose = "\"\"\"";
 
+// PythonString(text, style), appended to `out` (a std::string, or a PyExpr's own).
+template <typename String>
+void AppendPythonString(String& out, std::string_view text, StringStyle style) {
+  bool block = style == StringStyle::kBlock;
+  out += block ? kBlockOpen : "\"";
+  AppendStringBody(out, text, block);
+  out += block ? kBlockClose : "\"";
+}
+
 }  // namespace
 
 std::string PythonString(std::string_view text, StringStyle style) {
-  bool block = style == StringStyle::kBlock;
-  std::string out = block ? kBlockOpen : "\"";
-  AppendStringBody(out, text, block);
-  out += block ? kBlockClose : "\"";
+  std::string out;
+  AppendPythonString(out, text, style);
   return out;
 }
 
@@ -268,9 +275,7 @@ PyExpr PyExpr::Code(std::string_view code) {
 
 PyExpr PyExpr::Str(std::string_view text) {
   PyExpr e;  // PythonString(text), written where it is kept
-  e.code_ += '"';
-  AppendStringBody(e.code_, text, /*block=*/false);
-  e.code_ += '"';
+  AppendPythonString(e.code_, text, StringStyle::kInline);
   return e;
 }
 PyExpr PyExpr::Int(int64_t value) { return Code(std::to_string(value)); }
