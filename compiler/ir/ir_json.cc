@@ -473,8 +473,7 @@ class TreeOut {
 
 // FlowMembers printed as nlohmann's dump(2) prints the whole tree, holding one
 // member or array element at a time. nlohmann writes every key and value; this
-// writes only the glue between them: brackets, commas, line breaks and the
-// indents before them.
+// writes only the glue between them (json_parts.h, pretty).
 class TextOut {
  public:
   explicit TextOut(const std::function<void(std::string_view)>& write)
@@ -503,12 +502,12 @@ class TextOut {
     }
     text_ += '[';
     for (size_t i = 0; i < count; ++i) {
-      text_ += i == 0 ? "\n    " : ",\n    ";
+      pretty::Item(text_, i == 0, 2 * kIndent);
       Piece(element(i), 2, floats);
       // The sink gets the text in pieces of some size, not one call per element.
       if (text_.size() >= kFlushSize) Flush();
     }
-    text_ += "\n  ]";
+    pretty::Close(text_, kIndent, ']');
   }
 
   // The steps' and objects' trees hold stand-ins for their pods' shared parts, which Piece
@@ -517,7 +516,8 @@ class TextOut {
 
   // Closes the document, with a final newline, and hands over what is left.
   void Finish() {
-    text_ += "\n}\n";
+    pretty::Close(text_, 0, '}');
+    text_ += '\n';
     Flush();
   }
 
@@ -526,9 +526,8 @@ class TextOut {
   static constexpr unsigned kIndent = 2;
 
   void Key(const char* key) {
-    text_ += members_++ == 0 ? "\n  " : ",\n  ";
-    serializer_.dump(Json(key), true, false, kIndent);
-    text_ += ": ";
+    pretty::Item(text_, members_++ == 0, kIndent);
+    pretty::Key(serializer_, text_, key);
   }
 
   // `value` at nesting depth `depth`, as the pretty printer writes it nested

@@ -1,5 +1,7 @@
 #include "compiler/ir/json_parts.h"
 
+#include <utility>
+
 namespace flowc::ir {
 namespace {
 
@@ -7,12 +9,26 @@ constexpr unsigned kIndentStep = 2;  // dump(2)
 
 }  // namespace
 
-// The glue is what nlohmann's serializer::dump writes around members and elements when it
-// pretty-prints (nlohmann/detail/output/serializer.hpp, value_t::object and value_t::array):
-// "{}" or "[]" when empty; else the bracket, a line break, each member or element on its own
-// line indented `indent + 2`, a key as its escaped string then ": ", a comma and a line break
-// between them, a line break and `indent` spaces before the closing bracket. Every key and
-// value is still written by the serializer.
+namespace pretty {
+
+void Item(std::string& text, bool first, unsigned indent) {
+  text += first ? "\n" : ",\n";
+  text.append(indent, ' ');
+}
+
+void Key(Serializer& serializer, std::string& text, const std::string& key) {
+  serializer.dump(nlohmann::ordered_json(key), true, false, kIndentStep);
+  text += ": ";
+}
+
+void Close(std::string& text, unsigned indent, char bracket) {
+  text += '\n';
+  text.append(indent, ' ');
+  text += bracket;
+}
+
+}  // namespace pretty
+
 void SharedParts::Dump(Serializer& serializer, std::string& text, const Json& value,
                        unsigned indent) {
   const unsigned inner = indent + kIndentStep;
@@ -37,28 +53,21 @@ void SharedParts::Dump(Serializer& serializer, std::string& text, const Json& va
         text += object ? "{}" : "[]";
         return;
       }
-      text += object ? "{\n" : "[\n";
+      text += object ? '{' : '[';
       bool first = true;
-      auto member = [&](const std::string* key, const Json& element) {
-        if (!first) text += ",\n";
-        first = false;
-        text.append(inner, ' ');
-        if (key != nullptr) {
-          serializer.dump(Json(*key), true, false, kIndentStep, inner);
-          text += ": ";
-        }
-        Dump(serializer, text, element, inner);
-      };
       if (object) {
-        for (const auto& [key, element] : value.get_ref<const Json::object_t&>()) {
-          member(&key, element);
+        for (const auto& [key, member] : value.get_ref<const Json::object_t&>()) {
+          pretty::Item(text, std::exchange(first, false), inner);
+          pretty::Key(serializer, text, key);
+          Dump(serializer, text, member, inner);
         }
       } else {
-        for (const Json& element : value) member(nullptr, element);
+        for (const Json& element : value) {
+          pretty::Item(text, std::exchange(first, false), inner);
+          Dump(serializer, text, element, inner);
+        }
       }
-      text += '\n';
-      text.append(indent, ' ');
-      text += object ? '}' : ']';
+      pretty::Close(text, indent, object ? '}' : ']');
       return;
     }
     default:

@@ -22,10 +22,28 @@
 
 namespace flowc::ir {
 
+// The glue nlohmann's pretty printer writes around the keys and values it writes
+// (nlohmann/detail/output/serializer.hpp, dump: value_t::object and value_t::array), for the
+// writers that hold one member or element at a time: WriteFlowJson's document, and
+// SharedParts::Dump down to the stand-ins. An empty object or array is "{}" or "[]".
+namespace pretty {
+
+using Serializer = nlohmann::detail::serializer<nlohmann::ordered_json>;
+
+// Before a member or element: a line break, after a comma unless it is the first, and
+// `indent` spaces. (The bracket before the first is the caller's.)
+void Item(std::string& text, bool first, unsigned indent);
+// A member's key as the serializer writes a string, and ": ".
+void Key(Serializer& serializer, std::string& text, const std::string& key);
+// After the last member or element: a line break, `indent` spaces and `bracket`.
+void Close(std::string& text, unsigned indent, char bracket);
+
+}  // namespace pretty
+
 class SharedParts {
  public:
   using Json = nlohmann::ordered_json;
-  using Serializer = nlohmann::detail::serializer<Json>;
+  using Serializer = pretty::Serializer;
 
   // Which field a part is: one interned list can be two fields that are written differently
   // (a pod's envFrom secrets and its image pull secrets are both lists of names).
