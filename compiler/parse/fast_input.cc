@@ -231,7 +231,8 @@ void FastLexerSimulator::addDFAEdge(antlr4::dfa::DFAState* p, size_t t, antlr4::
   states[state][t] = q;
 }
 
-FastFlowLexer::FastFlowLexer(Utf8Stream* input) : FlowLexer(input), input_(input) {
+FastFlowLexer::FastFlowLexer(Utf8Stream* input, bool keep_trivia)
+    : FlowLexer(input), input_(input), keep_trivia_(keep_trivia) {
   static const CharClasses classes = ClassesOf(getATN());  // of the one lexer grammar
   input->UseClasses(&classes);
   auto* generated = getInterpreter<antlr4::atn::LexerATNSimulator>();
@@ -267,7 +268,7 @@ std::unique_ptr<antlr4::Token> FastFlowLexer::nextToken() {
       if (_input->LA(1) == antlr4::Token::EOF) hitEOF = true;
       if (type == antlr4::Token::INVALID_TYPE) type = ttype;
     } while (type == MORE);
-    if (type == SKIP || type == WS || type == COMMENT) continue;
+    if (type == SKIP || ((type == WS || type == COMMENT) && !keep_trivia_)) continue;
     if (type == IDENT || type == STRING) {
       type = Retype(type, input_->Bytes(tokenStartCharIndex, input_->index()), getVocabulary());
     }

@@ -106,7 +106,9 @@ class Utf8Stream final : public antlr4::CharStream {
 // those of separate keyword and unterminated-string rules (parse_input_test).
 class FastFlowLexer : public flowc_grammar::FlowLexer {
  public:
-  explicit FastFlowLexer(Utf8Stream* input);
+  // `keep_trivia`: also return WS and COMMENT tokens (parse::Lex, for the formatter and the
+  // language server); the parser's lexer drops them.
+  explicit FastFlowLexer(Utf8Stream* input, bool keep_trivia = false);
 
   std::unique_ptr<antlr4::Token> nextToken() override;
   size_t getLine() const override;
@@ -114,6 +116,7 @@ class FastFlowLexer : public flowc_grammar::FlowLexer {
 
  private:
   Utf8Stream* input_;
+  bool keep_trivia_;
   antlr4::atn::LexerATNSimulator* simulator_;  // _interpreter, owned by Recognizer
 };
 

@@ -293,6 +293,37 @@ std::optional<ast::Flow> ParseItemByItem(const diag::SourceFile& file,
 
 }  // namespace
 
+std::vector<Token> Lex(const diag::SourceFile& file) {
+  std::vector<Token> out;
+  std::string_view text = file.text();
+  std::optional<size_t> bad = FindInvalidUtf8(text);
+  // The lexer reads valid UTF-8 only: it lexes the text before the first invalid byte.
+  diag::SourceFile valid(file.path(), std::string(text.substr(0, bad.value_or(text.size()))));
+  const diag::SourceFile& lexed = bad ? valid : file;
+  TokenLocator locator(lexed);
+  Utf8Stream input(lexed.text(), locator.byte_of_codepoint());
+  FastFlowLexer lexer(&input, /*keep_trivia=*/true);
+  lexer.removeErrorListeners();
+  static_assert(FlowLexer::FLOW == 1 && FlowLexer::ERROR_CHAR == 27,
+                "Token::Kind follows the token types of grammar/FlowLexer.g4");
+  for (std::unique_ptr<antlr4::Token> t = lexer.nextToken(); t->getType() != antlr4::Token::EOF;
+       t = lexer.nextToken()) {
+    auto type = static_cast<int>(t->getType());
+    Token::Kind kind = type == FlowLexer::WS        ? Token::Kind::kWhitespace
+                       : type == FlowLexer::COMMENT ? Token::Kind::kComment
+                       : type == FlowLexer::ERROR_CHAR
+                           ? Token::Kind::kError
+                           : static_cast<Token::Kind>(type - FlowLexer::FLOW);
+    out.push_back(Token{kind, locator.Range(t.get())});
+  }
+  if (bad) {
+    auto at = static_cast<uint32_t>(*bad);
+    out.push_back(Token{Token::Kind::kError,
+                        file.RangeAt(at, static_cast<uint32_t>(text.size()) - at)});
+  }
+  return out;
+}
+
 std::optional<ast::Flow> Parse(const diag::SourceFile& file, diag::Diagnostics& diagnostics) {
   diag::Reporter report(diagnostics, file);
   if (auto bad = FindInvalidUtf8(file.text())) {
