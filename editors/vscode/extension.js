@@ -5,31 +5,36 @@
 'use strict';
 
 const vscode = require('vscode');
-const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
+const {LanguageClient, TransportKind} = require('vscode-languageclient/node');
 
 // The client id 'flowc' makes vscode-languageclient read the `flowc.trace.server` setting.
 const kClientId = 'flowc';
 const kClientName = 'flowc language server';
 
 let client = null;
+// Starts and stops run one after another: a restart asked for while the server is still
+// starting would otherwise find a client that can be neither stopped nor replaced.
+let queue = Promise.resolve();
 
-function CreateClient() {
-  const command = vscode.workspace.getConfiguration('flowc').get('path') || 'flowc';
-  const executable = { command, args: ['lsp'], transport: TransportKind.stdio };
-  const serverOptions = { run: executable, debug: executable };
-  const clientOptions = { documentSelector: [{ language: 'flow' }] };
-  return new LanguageClient(kClientId, kClientName, serverOptions, clientOptions);
+function Serialized(action) {
+  queue = queue.then(action, action);
+  return queue;
+}
+
+function ServerPath() {
+  return vscode.workspace.getConfiguration('flowc').get('path') || 'flowc';
 }
 
 async function Start() {
-  client = CreateClient();
+  const executable = {command: ServerPath(), args: ['lsp'], transport: TransportKind.stdio};
+  client = new LanguageClient(kClientId, kClientName, {run: executable, debug: executable},
+                              {documentSelector: [{language: 'flow'}]});
   try {
     await client.start();
   } catch (error) {
-    // A missing binary is the common case: say which setting names it.
-    const command = vscode.workspace.getConfiguration('flowc').get('path') || 'flowc';
+    // A missing binary is the common case: name the setting that points at it.
     vscode.window.showErrorMessage(
-        `flowc: could not start '${command} lsp' (${error.message || error}); ` +
+        `flowc: could not start '${executable.command} lsp' (${error.message || error}); ` +
         'set "flowc.path" to the flowc binary.');
   }
 }
@@ -37,26 +42,28 @@ async function Start() {
 async function Stop() {
   const running = client;
   client = null;
-  if (running) await running.stop();
+  // stop() throws on a client that never got running (its start failed).
+  if (running && running.isRunning()) await running.stop();
 }
 
-async function Restart() {
-  await Stop();
-  await Start();
+function Restart() {
+  return Serialized(async () => {
+    await Stop();
+    await Start();
+  });
 }
 
-async function activate(context) {
+function activate(context) {
   context.subscriptions.push(
       vscode.commands.registerCommand('flowc.restartServer', Restart),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('flowc.path')) return Restart();
-        return undefined;
+        if (event.affectsConfiguration('flowc.path')) Restart();
       }));
-  await Start();
+  return Serialized(Start);
 }
 
 function deactivate() {
-  return Stop();
+  return Serialized(Stop);
 }
 
-module.exports = { activate, deactivate };
+module.exports = {activate, deactivate};
