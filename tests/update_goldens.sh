@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewrites every golden file (IR, targets, diagnostics) from the current
+# Rewrites every golden file (IR, targets, diagnostics, editor scopes) from the current
 # compiler. Review the result with `git diff tests/` before committing.
 #
 #   tests/update_goldens.sh [BUILD_DIR]
@@ -11,4 +11,8 @@ export FLOWC="$PWD/$build/flowc" FLOWC_SOURCE_DIR="$PWD" FLOWC_UPDATE_GOLDENS=1
 for test in tests/py/test_*.py; do
   /usr/bin/python3 "$test" >/dev/null || true
 done
-git status --short tests/ | head -50
+# The VS Code grammar's token scopes of every sample (editors/vscode/test/golden).
+if [ -d editors/vscode/node_modules ]; then
+  (cd editors/vscode && node --test test/grammar.test.js >/dev/null) || true
+fi
+git status --short tests/ editors/ | head -50
