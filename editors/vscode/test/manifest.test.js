@@ -49,6 +49,16 @@ test('package.json declares the language, its grammar, settings and command', ()
   }
 });
 
+test('the READMEs install the .vsix that package.sh builds, of this version', () => {
+  const vsix = `build/editors/flowc-${manifest.version}.vsix`;
+  for (const readme of ['README.md', path.join('..', '..', 'README.md')]) {
+    const text = fs.readFileSync(path.join(kExtensionDir, readme), 'utf8');
+    assert.ok(text.includes(`code --install-extension ${vsix}`), `${readme} installs ${vsix}`);
+  }
+  assert.match(fs.readFileSync(path.join(kExtensionDir, 'package.sh'), 'utf8'),
+               /--out "\$out\/flowc-\$version\.vsix"|vsix="\$out\/flowc-\$version\.vsix"/);
+});
+
 test('dependencies are pinned exactly and the lock file installs those versions', () => {
   const lock = ReadJson('package-lock.json');
   assert.equal(lock.name, manifest.name);
