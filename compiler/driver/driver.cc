@@ -208,11 +208,12 @@ std::string OutputPathFor(const Options& options, const ir::Flow& flow, bool man
 
 int RunCompile(const Options& options) {
   bool many = options.inputs.size() > 1;
+  // --list-objects writes no output file: several inputs print one list.
   if (many && !options.list_objects && (options.output.empty() || options.output == "-")) {
     std::cerr << "flowc: error: several inputs need -o DIR, one output file per flow\n";
     return kExitUsage;
   }
-  if (many && !IsDirectory(options.output)) {
+  if (many && !options.list_objects && !IsDirectory(options.output)) {
     std::cerr << fmt::format("flowc: error: -o '{}' is not a directory\n", options.output);
     return kExitUsage;
   }

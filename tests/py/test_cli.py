@@ -38,8 +38,8 @@ def main():
         # --list-objects: the objects beside the pods, as `kubectl get -o name` spells them,
         # for every target alike, and nothing else; a flow without any prints nothing.
         objects = lib.ir_of("samples/code_project/code_project.flow")["objects"] + lib.ir_of(
-            "samples/neuron_lnc.flow")["objects"] + lib.ir_of(
-            "samples/trainjob_torch_distributed.flow")["objects"]
+            "samples/neuron_connected_devices.flow")["objects"] + lib.ir_of(
+            "samples/trainjob_neuron_gang.flow")["objects"]
         spelled = {"ConfigMap": "configmap", "TrainingRuntime":
                    "trainingruntime.trainer.kubeflow.org", "ResourceClaimTemplate":
                    "resourceclaimtemplate.resource.k8s.io"}
@@ -48,7 +48,7 @@ def main():
                objects)
         for target in ("ir", "argo", "airflow"):
             r = lib.run_flowc("compile", "samples/code_project/code_project.flow",
-                              "samples/neuron_lnc.flow", "samples/trainjob_torch_distributed.flow",
+                              "samples/neuron_connected_devices.flow", "samples/trainjob_neuron_gang.flow",
                               "--target", target, "--list-objects")
             expect(f"list-objects ({target})", r.returncode == 0 and r.stdout == want,
                    f"{r.returncode} {r.stdout!r} {r.stderr}")
