@@ -206,8 +206,10 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw)
           break;
         case ir::Volume::Kind::kConfigMap: {  // @code: every key to its path
           PyExpr::Exprs items;
-          for (const auto& [key, path] : v.items) {
-            items.push_back(k8s("V1KeyToPath", {{"key", Raw(key)}, {"path", Rendered(path)}}));
+          for (const ir::KeyToPath& item : v.items) {
+            Kwargs kwargs{{"key", Raw(item.key)}, {"path", Rendered(item.path)}};
+            if (item.mode != 0) kwargs.emplace_back("mode", PyExpr::Int(item.mode));
+            items.push_back(k8s("V1KeyToPath", std::move(kwargs)));
           }
           // Built by moves: a braced list of kwargs would copy the items.
           Kwargs source;

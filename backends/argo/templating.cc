@@ -269,15 +269,47 @@ std::string EncodeItem(std::string_view text) {
 }
 
 std::string ItemsOfParam(std::string_view name) {
-  // Each element as {{item}} renders it (sprig.kindIs, sprig.ternary), then
-  // encoded as EncodeItem does; `#` is the element in expr-lang's map().
-  // Here only a backslash is written: this is a task's plain YAML string.
-  return fmt::format(
-      "{{{{=toJson(map(sprig.fromJson({}), sprig.replace('\\x7f', '\\\\u007f', "
-      "sprig.replace('}}', '\\\\u007d', sprig.replace('{{', '\\\\u007b', "
-      "sprig.regexReplaceAll('^.|.$', toJson(sprig.ternary(#, toJson(#), "
-      "sprig.kindIs('string', #))), ''))))))}}}}",
-      ParamVariable(name));
+  // The expression may not hold `}}`, which would end the tag; a `"` is
+  // written \x22. Here only a backslash is written: this is a task's plain
+  // YAML string, whose JSON Argo unquotes before expr-lang unescapes it.
+  //
+  // sprig.fromJson decodes every number as a float64, and Go's encoding/json
+  // writes one back in the fewest digits (`1e3` and `1.0` as `1000` and `1`,
+  // an integer past 2^53 rounded), while Argo's own withParam keeps each
+  // element's JSON text (wfv1.Item holds json.RawMessage; item.go). So every
+  // JSON string and number of the param's text is first written as a string
+  // marked by its first and last characters, which decode to U+0002 ahead
+  // and U+0000 behind for a string, U+0002 U+0000 ahead for a number's text
+  // (Go's regexp finds each string before the numbers inside it):
+  constexpr const char* kMarkedHead =
+      R"(sprig.regexReplaceAll('\x22((?:[^\x22\\\\]|\\\\.)*)\x22|(-?[0-9][-+.0-9eE]*)', )";
+  constexpr const char* kMarkedTail = R"(, '\x22\\u0002$1\\u0000$2\x22'))";
+  // A string element ends in U+0000 (a number's text in a digit): unmarked,
+  // it is the text `{{item}}` stands for.
+  constexpr const char* kString = R"(sprig.kindIs('string', #) && sprig.hasSuffix('\x00', #) ? )"
+                                  R"(sprig.trimPrefix('\x02', sprig.trimSuffix('\x00', #)))";
+  // Any other element as JSON: sprig.toRawJson (encoding/json without its
+  // HTML escapes; keys sorted, as nlohmann's std::map sorts them, a U+0000
+  // ending a key keeping a shorter key first) with each marked number
+  // written back as its text and each marked string as a JSON string; then
+  // U+2028 and U+2029, which encoding/json always escapes and the IR does
+  // not, as themselves: each `\\` is set aside as U+0003 first (none is left
+  // in JSON text), so that the escape of a backslash followed by `u2028` is
+  // not read as one.
+  constexpr const char* kJson =
+      R"(sprig.replace('\x03', '\\\\', sprig.replace('\\u2029', '\u2029', )"
+      R"(sprig.replace('\\u2028', '\u2028', sprig.replace('\\\\', '\x03', )"
+      R"(sprig.regexReplaceAll('\x22\\\\u0002((?:[^\x22\\\\]|\\\\.)*)\\\\u0000\x22', )"
+      R"(sprig.regexReplaceAll('\x22\\\\u0002\\\\u0000(-?[0-9][-+.0-9eE]*)\x22', )"
+      R"(sprig.toRawJson(#), '$1'), '\x22$1\x22'))))))";
+  // Each text then encoded as EncodeItem does; `#` is the element in
+  // expr-lang's map().
+  constexpr const char* kEncodedHead =
+      R"(sprig.replace('\x7f', '\\u007f', sprig.replace('}', '\\u007d', )"
+      R"(sprig.replace('{', '\\u007b', sprig.regexReplaceAll('^.|.$', toJson()";
+  constexpr const char* kEncodedTail = "), ''))))";
+  return std::string("{{=toJson(map(sprig.fromJson(") + kMarkedHead + ParamVariable(name) +
+         kMarkedTail + "), " + kEncodedHead + kString + " : " + kJson + kEncodedTail + "))}}";
 }
 
 std::string EscapeLiteral(std::string_view text, bool tag_follows) {

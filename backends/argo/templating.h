@@ -77,8 +77,9 @@ std::string ItemInput();
 // A literal foreach element as withItems carries it (encoded, see above).
 std::string EncodeItem(std::string_view text);
 // withParam for a foreach over list param `name`: its elements, each as the
-// text `{{item}}` stands for (a string as it is, anything else as JSON),
-// encoded like EncodeItem.
+// text `{{item}}` stands for (a string as it is, anything else as JSON with
+// each number as the param's text writes it, as Argo's own withParam keeps
+// it), encoded like EncodeItem.
 std::string ItemsOfParam(std::string_view name);
 
 // `text` written so that Argo's first pass yields it unchanged.

@@ -123,6 +123,12 @@ void EmitObjectHead(YAML::Emitter& out, const ir::Object& object) {
   out << YAML::Value << YAML::BeginMap;
   StringField(out, "name", object.name);
   if (!object.namespace_.empty()) StringField(out, "namespace", object.namespace_);
+  if (!object.labels.empty()) {
+    Key(out, "labels");
+    out << YAML::Value << YAML::BeginMap;
+    for (const auto& [key, value] : *object.labels) StringField(out, key, value);
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 }
 
@@ -153,6 +159,15 @@ void EmitObjectDocuments(YAML::Emitter& out, const ir::Flow& flow) {
   }
 }
 
+std::string ObjectResourceName(const ir::Object& object) {
+  const char* resource = std::holds_alternative<ir::ResourceClaimTemplate>(object.spec)
+                             ? "resourceclaimtemplate.resource.k8s.io"
+                         : std::holds_alternative<ir::TrainingRuntime>(object.spec)
+                             ? "trainingruntime.trainer.kubeflow.org"
+                             : "configmap";
+  return std::string(resource) + "/" + object.name;
+}
+
 std::string ObjectYaml(const ir::Object& object) {
   YAML::Emitter out;
   EmitObject(out, object);
@@ -161,7 +176,7 @@ std::string ObjectYaml(const ir::Object& object) {
 
 // Each part is a top-level block map of its own: yaml-cpp writes a key of
 // one at column 0 after a newline, as it does in the whole object's map, so
-// the two texts joined are ObjectYaml's (tests/unit/k8s_objects_test.cc).
+// the two texts joined are ObjectYaml's (tests/unit/content_key_test.cc).
 std::string ObjectHeadYaml(const ir::Object& object) {
   YAML::Emitter out;
   EmitObjectHead(out, object);

@@ -25,6 +25,13 @@ void EmitObject(YAML::Emitter& out, const ir::Object& object);
 // document start: the caller's own document comes next in the stream.
 void EmitObjectDocuments(YAML::Emitter& out, const ir::Flow& flow);
 
+// `object` as `kubectl get -o name` prints it (kubernetes staging/src/
+// k8s.io/cli-runtime/pkg/printers/name.go printObj: the kind lowercased,
+// `.group` unless core, `/name`), for a clean-up script
+// to compare with what the cluster holds: "configmap/f-code-0123456789",
+// "resourceclaimtemplate.resource.k8s.io/f-neuron-...".
+std::string ObjectResourceName(const ir::Object& object);
+
 // `object` as a standalone YAML document, with a final newline.
 std::string ObjectYaml(const ir::Object& object);
 

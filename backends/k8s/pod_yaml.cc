@@ -243,10 +243,14 @@ void EmitVolumes(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
         StringField(out, "name", strings.Literal(volume.claim_name));
         Key(out, "items");
         out << YAML::Value << YAML::BeginSeq;
-        for (const auto& [key, path] : volume.items) {
+        for (const ir::KeyToPath& item : volume.items) {
           out << YAML::BeginMap;
-          StringField(out, "key", strings.Literal(key));
-          StringField(out, "path", strings.Literal(path));
+          StringField(out, "key", strings.Literal(item.key));
+          StringField(out, "path", strings.Literal(item.path));
+          if (item.mode != 0) {  // an int32: 0755 is written 493, as the API returns it
+            Key(out, "mode");
+            out << YAML::Value << item.mode;
+          }
           out << YAML::EndMap;
         }
         out << YAML::EndSeq;

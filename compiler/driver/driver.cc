@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "backends/k8s/objects.h"
 #include "backends/registry.h"
 #include "compiler/driver/files.h"
 #include "compiler/driver/graph_view.h"
@@ -80,6 +81,7 @@ struct Options {
   std::string target;
   std::string output;
   bool check = false;
+  bool list_objects = false;
   std::string format = "dot";
   std::string diagnostics_format = "text";
   bool werror = false;
@@ -206,11 +208,12 @@ std::string OutputPathFor(const Options& options, const ir::Flow& flow, bool man
 
 int RunCompile(const Options& options) {
   bool many = options.inputs.size() > 1;
-  if (many && (options.output.empty() || options.output == "-")) {
+  // --list-objects writes no output file: several inputs print one list.
+  if (many && !options.list_objects && (options.output.empty() || options.output == "-")) {
     std::cerr << "flowc: error: several inputs need -o DIR, one output file per flow\n";
     return kExitUsage;
   }
-  if (many && !IsDirectory(options.output)) {
+  if (many && !options.list_objects && !IsDirectory(options.output)) {
     std::cerr << fmt::format("flowc: error: -o '{}' is not a directory\n", options.output);
     return kExitUsage;
   }
@@ -226,7 +229,7 @@ int RunCompile(const Options& options) {
     // --check compares the whole text; otherwise it waits in a spool until it may be written.
     backends::StringSink text;
     std::optional<Spool> spool;
-    if (flow && !options.check) spool.emplace(out);
+    if (flow && !options.check && !options.list_objects) spool.emplace(out);
     bool rendered = false;
     if (flow) {
       diag::Reporter report(input.diagnostics, *input.file);
@@ -235,6 +238,12 @@ int RunCompile(const Options& options) {
     }
     printer.Add(input.diagnostics);  // first: --werror may turn warnings into errors
     if (input.diagnostics.HasErrors() || !rendered) return ErrorStatus(input.diagnostics);
+    if (options.list_objects) {
+      for (const ir::Object& object : flow->objects) {
+        std::cout << backends::k8s::ObjectResourceName(object) << '\n';
+      }
+      return int{kExitOk};
+    }
     if (options.check) {
       std::string error;
       std::optional<std::string> existing = ReadInput(out, &error);
@@ -292,11 +301,20 @@ int Run(int argc, char** argv) {
   compile->add_option("-t,--target", options.target, "Target to compile for")
       ->required()
       ->check(CLI::IsMember(TargetNames()));
-  compile->add_option("-o,--output", options.output,
-                      "Output file, or directory (one file per flow); '-' or none: stdout");
-  compile->add_flag("--check", options.check,
-                    "Compare with the output file instead of writing it; exit 1 with a diff "
-                    "if it differs");
+  CLI::Option* output =
+      compile->add_option("-o,--output", options.output,
+                          "Output file, or directory (one file per flow); '-' or none: stdout");
+  CLI::Option* check_flag =
+      compile->add_flag("--check", options.check,
+                        "Compare with the output file instead of writing it; exit 1 with a diff "
+                        "if it differs");
+  compile
+      ->add_flag("--list-objects", options.list_objects,
+                 "Print the objects beside the pods that the output uses (ConfigMaps, "
+                 "ResourceClaimTemplates, TrainingRuntimes), one `kubectl get -o name` line each, "
+                 "instead of the output")
+      ->excludes(check_flag)
+      ->excludes(output);
   compile
       ->add_option("--argo-version", options.argo_version,
                    "Argo version of the output: 4.1 puts a step's DRA claims in the template's "

@@ -153,6 +153,7 @@ void ReportProblem(const ProjectFolder& folder, const ProjectFolder::Failure& r,
 
 struct Found {
   int64_t size = 0;
+  bool executable = false;
   const ast::Value* entry = nullptr;  // the first entry that names it
 };
 
@@ -231,7 +232,8 @@ std::shared_ptr<const CodeBundle> LoadCode(const ast::Decorator& decorator,
       ReportProblem(folder, failure, entry, report);
       ok = false;
     }
-    for (const ProjectFolder::Match& m : r.matches) found.emplace(m.path, Found{m.size, &entry});
+    for (const ProjectFolder::Match& m : r.matches)
+      found.emplace(m.path, Found{m.size, m.executable, &entry});
   }
   if (!ok) return nullptr;
   // Sizes first: a folder of large files is refused without reading it.
@@ -243,7 +245,7 @@ std::shared_ptr<const CodeBundle> LoadCode(const ast::Decorator& decorator,
   }
   auto bundle = std::make_shared<CodeBundle>();
   for (auto& [path, f] : found) {
-    CodeFile file{path, ""};
+    CodeFile file{path, "", f.executable};
     std::string error;
     if (!folder.Read(path, f.size, &file.content, &error)) {
       bool glob = f.entry->string.find_first_of("*?[") != std::string::npos;

@@ -41,6 +41,9 @@ inline constexpr int64_t kMaxCodeBytes = 1024 * 1024;
 struct CodeFile {
   std::string path;     // relative to the flow's folder, normalized: "conf/base.yaml"
   std::string content;  // the file's bytes
+  // Executable by its owner on disk: the pod gets it with mode 0755 (the
+  // IR's ConfigMapFile), any other file with Kubernetes' default 0644.
+  bool executable = false;
 };
 
 // The files of one written `@code`, read once.

@@ -232,6 +232,7 @@ Problem ProjectFolder::Check(const std::string& relative, bool in_glob, Match* m
   if (relative.compare(0, 2, "..") == 0) return Problem::kReserved;
   match->path = relative;
   match->size = static_cast<int64_t>(st.st_size);
+  match->executable = (st.st_mode & S_IXUSR) != 0;
   return Problem::kNone;
 }
 

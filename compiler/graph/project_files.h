@@ -39,6 +39,9 @@ class ProjectFolder {
   struct Match {
     std::string path;  // relative to the folder, normalized ("conf/base.yaml")
     int64_t size = 0;  // bytes, following links
+    // Its owner may execute it (S_IXUSR, following links): a script that
+    // must keep its executable bit in the pod.
+    bool executable = false;
   };
 
   struct Failure {

@@ -84,19 +84,23 @@ ConfigMap CodeConfigMap(const graph::CodeBundle& bundle) {
   ConfigMap map;
   map.files.reserve(bundle.files.size());
   for (const graph::CodeFile& f : bundle.files) {
-    map.files.push_back(
-        ConfigMapFile{ConfigMapKey(f.path), f.path, f.content, !IsConfigMapText(f.content)});
+    map.files.push_back(ConfigMapFile{ConfigMapKey(f.path), f.path, f.content,
+                                      !IsConfigMapText(f.content),
+                                      f.executable ? kExecutableMode : 0});
   }
   return map;
 }
 
 std::string CodeConfigMapName(std::string_view flow_k8s_name, const graph::CodeBundle& bundle) {
-  // Each file as its path, a NUL, its size and a NUL, then its bytes: paths
-  // hold no NUL and the size bounds the content, so two different bundles
-  // never hash the same text.
+  // Each file as its path, a NUL, its size (an 'x' after it when the file
+  // is executable) and a NUL, then its bytes: paths hold no NUL and the size
+  // bounds the content, so two different bundles never hash the same text,
+  // and a chmod renames the ConfigMap (the pods' items change with it) while
+  // the names of bundles without executables stay as they were.
   Sha256 hash;
   for (const graph::CodeFile& f : bundle.files) {
-    hash.Update(f.path + '\0' + std::to_string(f.content.size()) + '\0');
+    hash.Update(f.path + '\0' + std::to_string(f.content.size()) + (f.executable ? "x" : "") +
+                '\0');
     hash.Update(f.content);
   }
   return fmt::format("{}-code-{}", flow_k8s_name, hash.Hex(10));
@@ -131,7 +135,7 @@ const CodeMount& CodeConfigMaps::Mount(Flow& flow, const graph::CodeConfig& code
     m.object = it->second;
     m.volume = Volume{kCodeVolume, Volume::Kind::kConfigMap, "", object.name};
     for (const ConfigMapFile& f : std::get<ConfigMap>(object.spec).files) {
-      m.volume.items.emplace_back(f.key, f.path);
+      m.volume.items.push_back(KeyToPath{f.key, f.path, f.mode});
     }
     m.mount = VolumeMount{kCodeVolume, code.path, true};
   }

@@ -17,9 +17,12 @@
 //   "conf--base-2dv2.yaml". A key that would be longer than 253 is cut at a
 //   character boundary and ends in "-h" and 16 hex digits of SHA-256 over the
 //   path, which no spelled key contains.
-// - The name is `<flow>-code-<10 hex digits>`: SHA-256 over every file's path
-//   and bytes. A changed file, or a renamed one, makes a new ConfigMap, so an
-//   immutable object never needs changing and runs in flight keep theirs.
+// - A file its owner may execute on disk has mode 0755 in the pod (its item's
+//   KeyToPath.mode), every other file Kubernetes' default 0644.
+// - The name is `<flow>-code-<10 hex digits>`: SHA-256 over every file's path,
+//   executable bit and bytes. A changed file, a renamed one or a chmod makes a
+//   new ConfigMap, so an immutable object never needs changing and runs in
+//   flight keep theirs.
 #ifndef FLOWC_IR_CODE_CONFIGMAP_H_
 #define FLOWC_IR_CODE_CONFIGMAP_H_
 

@@ -18,6 +18,7 @@ static_assert(sizeof(std::string) == 32 && sizeof(std::vector<int>) == 24,
 static_assert(sizeof(EnvVar) == 96, "a new EnvVar field belongs in Key::Add(EnvVar)");
 static_assert(sizeof(Toleration) == 144, "a new Toleration field belongs in Key::Add(Toleration)");
 static_assert(sizeof(Volume) == 128, "a new Volume field belongs in Key::Add(Volume)");
+static_assert(sizeof(KeyToPath) == 72, "a new KeyToPath field belongs in Key::Add(KeyToPath)");
 static_assert(sizeof(VolumeMount) == 72,
               "a new VolumeMount field belongs in Key::Add(VolumeMount)");
 static_assert(sizeof(PodResourceClaim) == 64, "a new PodResourceClaim field belongs in Key::Add");
@@ -96,6 +97,11 @@ class Key {
     Add(v.claim_name);
     Add(v.items);
   }
+  void Add(const KeyToPath& i) {
+    Add(i.key);
+    Add(i.path);
+    Add(static_cast<int64_t>(i.mode));
+  }
   void Add(const VolumeMount& m) {
     Add(m.name);
     Add(m.mount_path);
@@ -159,6 +165,7 @@ class Key {
     Add(f.path);
     Add(f.content);
     Add(f.binary);
+    Add(static_cast<int64_t>(f.mode));
   }
   void Add(const ConfigMap& m) { Add(m.files); }
   void Add(const TrainingRuntime& r) {

@@ -373,6 +373,9 @@ Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
     // memory goes too.
     s = graph::Step();
   }
+  // Set last: an object's name hashes its content, which they are not.
+  Shared<KeyValues> labels = ObjectLabels(flow.k8s_name);
+  for (Object& object : flow.objects) object.labels = labels;
   return flow;
 }
 

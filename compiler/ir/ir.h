@@ -56,15 +56,31 @@ struct Toleration {
   bool operator==(const Toleration& o) const { return tie() == o.tie(); }
 };
 
+// An item of a ConfigMap volume (Kubernetes' KeyToPath). `mode` is an
+// int32 in the API (JSON and YAML write it in decimal: 0755 is 493); 0 for
+// none, which leaves the file at the volume's defaultMode, 0644.
+struct KeyToPath {
+  std::string key;
+  std::string path;
+  int32_t mode = 0;
+
+  auto tie() const { return std::tie(key, path, mode); }
+  bool operator==(const KeyToPath& o) const { return tie() == o.tie(); }
+  bool operator<(const KeyToPath& o) const { return tie() < o.tie(); }
+};
+
+// The mode of a shipped file that its owner may execute on disk.
+inline constexpr int32_t kExecutableMode = 0755;
+
 struct Volume {
   enum class Kind { kMemory, kClaim, kConfigMap };
   std::string name;
   Kind kind;
   std::string size_limit;  // kMemory: emptyDir {medium: Memory, sizeLimit}
   std::string claim_name;  // kClaim: persistentVolumeClaim {claimName}
-  // kConfigMap: configMap {name, items: [{key, path}]}; `claim_name` holds
-  // the ConfigMap's name, `items` maps each key to its relative path.
-  KeyValues items{};
+  // kConfigMap: configMap {name, items: [{key, path, mode}]}; `claim_name`
+  // holds the ConfigMap's name, `items` maps each key to its relative path.
+  std::vector<KeyToPath> items{};
 
   auto tie() const { return std::tie(name, kind, size_limit, claim_name, items); }
   bool operator==(const Volume& o) const { return tie() == o.tie(); }
@@ -188,6 +204,9 @@ struct ConfigMapFile {
   std::string path;
   std::string content;  // the file's bytes
   bool binary = false;  // binaryData (base64) instead of data
+  // kExecutableMode for a file its owner may execute on disk, else 0: the
+  // mode of the file's item in every volume that mounts the ConfigMap.
+  int32_t mode = 0;
 };
 
 // An immutable v1 ConfigMap.
@@ -207,11 +226,23 @@ struct TrainingRuntime {
   Pod pod;
 };
 
+// The labels of every object beside the pods of the flow whose Kubernetes
+// name is `flow_k8s_name`: app.kubernetes.io/managed-by (Kubernetes'
+// recommended label for the tool that manages an object) and flowc/flow.
+inline constexpr const char* kManagedByLabel = "app.kubernetes.io/managed-by";
+inline constexpr const char* kFlowLabel = "flowc/flow";
+inline KeyValues ObjectLabels(const std::string& flow_k8s_name) {
+  return {{kManagedByLabel, "flowc"}, {kFlowLabel, flow_k8s_name}};
+}
+
 struct Object {
   std::string name;
   std::string namespace_;
   SourceRange range;  // what asked for it first
   std::variant<ResourceClaimTemplate, ConfigMap, TrainingRuntime> spec;
+  // metadata.labels: who made the object, for a clean-up to select
+  // (ObjectLabels). Not content: they do not enter the name's hash.
+  Shared<KeyValues> labels{};
 
   const char* kind() const {
     if (std::holds_alternative<ResourceClaimTemplate>(spec)) return "ResourceClaimTemplate";

@@ -249,6 +249,14 @@ std::string Base64(const std::string& bytes) {
   return out;
 }
 
+Json KeyToPathJson(const KeyToPath& item) {
+  Json out = JsonObject(3);
+  Add(out, "key", item.key);
+  Add(out, "path", item.path);
+  if (item.mode != 0) Add(out, "mode", item.mode);
+  return out;
+}
+
 Json ConfigMapJson(const ConfigMap& map) {
   // The whole content, as the ConfigMap carries it: text as it is (valid
   // UTF-8, so JSON holds it exactly), other files in base64.
@@ -264,7 +272,7 @@ Json ConfigMapJson(const ConfigMap& map) {
   Json out;
   out["immutable"] = true;
   Json paths = Json::array();
-  for (const ConfigMapFile& f : map.files) paths.push_back({{"key", f.key}, {"path", f.path}});
+  for (const ConfigMapFile& f : map.files) paths.push_back(KeyToPathJson({f.key, f.path, f.mode}));
   out["items"] = std::move(paths);
   if (!data.empty()) out["data"] = std::move(data);
   if (!binary.empty()) out["binaryData"] = std::move(binary);
@@ -280,6 +288,7 @@ Json ObjectJson(const Object& object, SharedParts* parts) {
   out["kind"] = object.kind();
   out["name"] = object.name;
   SetIf(out, "namespace", object.namespace_);
+  SetIf(out, "labels", object.labels.get());
   if (const auto* t = std::get_if<ResourceClaimTemplate>(&object.spec)) {
     out["spec"] = ClaimTemplateSpecJson(*t);  // {spec: {devices}}, as in Kubernetes
   } else if (const auto* r = std::get_if<TrainingRuntime>(&object.spec)) {
@@ -354,12 +363,7 @@ Json PodJson(const Pod& pod, SharedParts* parts) {
               }
               case Volume::Kind::kConfigMap: {
                 Json items = JsonArray(v.items.size());
-                for (const auto& [key, path] : v.items) {
-                  Json item = JsonObject(2);
-                  Add(item, "key", key);
-                  Add(item, "path", path);
-                  items.push_back(std::move(item));
-                }
+                for (const KeyToPath& i : v.items) items.push_back(KeyToPathJson(i));
                 Json config_map = Named(v.claim_name);
                 Add(config_map, "items", std::move(items));
                 Add(volume, "configMap", std::move(config_map));
@@ -577,7 +581,11 @@ std::string FlowToJsonText(const Flow& flow) {
 }
 
 std::string ObjectContentHash(const Object& object) {
-  return Sha256Hex(ObjectToJson(object).dump(), 10);
+  // Labels say who made the object, not what it holds: a label added to
+  // every object renames none (tests/unit/code_test.cc).
+  Json json = ObjectToJson(object);
+  json.erase("labels");
+  return Sha256Hex(json.dump(), 10);
 }
 
 }  // namespace flowc::ir

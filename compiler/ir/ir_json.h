@@ -24,7 +24,8 @@ nlohmann::ordered_json PodToJson(const Pod& pod);
 nlohmann::ordered_json ObjectToJson(const Object& object);
 
 // Sha256Hex(10) over the object's JSON content (name and namespace aside,
-// as the caller leaves them empty): the same content, the same name.
+// as the caller leaves them empty; labels left out): the same content, the
+// same name.
 std::string ObjectContentHash(const Object& object);
 // The whole document as one tree. For tests: the compiler prints the IR with
 // WriteFlowJson, which never holds the tree.

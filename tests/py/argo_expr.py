@@ -70,8 +70,9 @@ STRUCTS = {
 }
 
 
-def go_json_string(s):
-    """encoding/json's string: `"`, `\\`, control characters, <, >, & and U+2028/9 escaped."""
+def go_json_string(s, html=True):
+    """encoding/json's string: `"`, `\\`, control characters, U+2028/9 and (unless an Encoder's
+    SetEscapeHTML(false)) <, >, & escaped (encode.go appendString)."""
     out = ['"']
     for c in s:
         o = ord(c)
@@ -79,7 +80,7 @@ def go_json_string(s):
             out.append("\\" + c)
         elif c in "\n\r\t\b\f":
             out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}[c])
-        elif o < 0x20 or c in "<>&" or o in (0x2028, 0x2029):
+        elif o < 0x20 or (html and c in "<>&") or o in (0x2028, 0x2029):
             out.append("\\u%04x" % o)
         elif 0xD800 <= o <= 0xDFFF:  # a byte that was not UTF-8 (surrogateescape)
             out.append("\\ufffd")
@@ -107,22 +108,25 @@ def go_float(f):
     return format(d, "f")
 
 
-def go_json(value, kind=None):
-    """json.Marshal of `value` held in Go type `kind` (see STRUCTS)."""
+def go_json(value, kind=None, html=True):
+    """json.Marshal of `value` held in Go type `kind` (see STRUCTS); `html=False`: an Encoder
+    with SetEscapeHTML(false). A RawNumber is a json.RawMessage or json.Number: its text."""
     if isinstance(kind, list):
-        return "[" + ",".join(go_json(v, kind[0]) for v in value) + "]"
+        return "[" + ",".join(go_json(v, kind[0], html) for v in value) + "]"
     if value is None:
         return "null"
     if value is True or value is False:
         return "true" if value else "false"
+    if isinstance(value, RawNumber):
+        return str.__str__(value)
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
         return go_float(value)
     if isinstance(value, str):
-        return go_json_string(value)
+        return go_json_string(value, html)
     if isinstance(value, list):
-        return "[" + ",".join(go_json(v) for v in value) + "]"
+        return "[" + ",".join(go_json(v, None, html) for v in value) + "]"
     if isinstance(value, dict):
         if kind in STRUCTS:
             fields = STRUCTS[kind]
@@ -130,11 +134,22 @@ def go_json(value, kind=None):
             unknown = [k for k in value if k not in names]
             if unknown:
                 raise ArgoError("the model does not know %s.%s" % (kind, unknown))
-            return "{" + ",".join(go_json_string(n) + ":" + go_json(value[n], t)
+            return "{" + ",".join(go_json_string(n) + ":" + go_json(value[n], t, html)
                                   for n, t in fields if n in value) + "}"
         keys = sorted(value) if kind == "map" or kind is None else list(value)
-        return "{" + ",".join(go_json_string(k) + ":" + go_json(value[k]) for k in keys) + "}"
+        return "{" + ",".join(go_json_string(k, html) + ":" + go_json(value[k], None, html)
+                              for k in keys) + "}"
     raise ArgoError("cannot marshal %r" % (value,))
+
+
+class RawNumber(str):
+    """A JSON number kept as its text, as a json.RawMessage holds it (wfv1.Item)."""
+
+
+def go_raw_items(text):
+    """json.Unmarshal into []wfv1.Item: each element's JSON text kept (item.go: Item holds
+    json.RawMessage). Strings, lists and maps are decoded here, numbers stay RawNumber."""
+    return json.loads(text, parse_float=RawNumber, parse_int=RawNumber)
 
 
 def go_is_print(c):
@@ -524,6 +539,8 @@ def go_regex_replace(pattern, s, repl):
 
 
 def go_kind(v):
+    if isinstance(v, RawNumber):
+        return "invalid"  # never an expression's value: fromJson decodes numbers as float64
     if isinstance(v, str):
         return "string"
     if v is True or v is False:
@@ -560,8 +577,11 @@ SPRIG = {
     "repeat": lambda count, s: s * int(count),
     "trimPrefix": lambda prefix, s: s[len(prefix):] if s.startswith(prefix) else s,
     "trimSuffix": lambda suffix, s: s[:-len(suffix)] if suffix and s.endswith(suffix) else s,
+    "hasSuffix": lambda suffix, s: s.endswith(suffix),
     "fromJson": sprig_from_json,
     "toJson": lambda v: go_json(v),
+    # defaults.go mustToRawJson: an Encoder with SetEscapeHTML(false), its newline trimmed.
+    "toRawJson": lambda v: go_json(v, html=False),
     "kindIs": lambda kind, v: go_kind(v) == kind,
     "ternary": lambda vt, vf, v: vt if v else vf,
     "sha1sum": sprig_sha1,

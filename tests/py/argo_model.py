@@ -44,8 +44,9 @@ import zlib
 
 import yaml
 
-from argo_expr import (ArgoError, ExprCompileError, ExprRunError, Parser, argo_env, evaluate,
-                       from_bytes, go_float, go_json, go_quote, json_valid, to_bytes, tokenize)
+from argo_expr import (ArgoError, ExprCompileError, ExprRunError, Parser, RawNumber, argo_env,
+                       evaluate, from_bytes, go_float, go_json, go_quote, go_raw_items, json_valid,
+                       to_bytes, tokenize)
 
 
 def mentions(expression, variable):
@@ -201,7 +202,12 @@ def container_argv(container, extra_env=None):
 # --- the workflow ----------------------------------------------------------------------------
 
 def item_value(item):
-    """processItem: a string as it is, a number or bool as fmt prints it, else JSON."""
+    """operator.go processItem: a String item as GetStrVal decodes it, a Number or Bool as
+    `%v` prints the Item (item.go String: its JSON text, as written), a List or Map as
+    json.Marshal writes GetListVal or GetMapVal (keys sorted, numbers as written). Items
+    read from withParam keep each number's text (go_raw_items); withItems come from YAML."""
+    if isinstance(item, RawNumber):
+        return str.__str__(item)
     if isinstance(item, str):
         return item
     if item is True or item is False:
@@ -300,7 +306,7 @@ class Workflow:
                 items = task["withItems"]
             elif "withParam" in task:
                 try:
-                    items = json.loads(task["withParam"])
+                    items = go_raw_items(task["withParam"])
                     if not isinstance(items, list):
                         raise ValueError
                 except ValueError:
@@ -437,6 +443,19 @@ def selftest():
     check("map", evaluate(Parser("map(['a', 'b'], # + 'x')", env).parse(), env), ["ax", "bx"])
     check("regex", evaluate(Parser("sprig.regexReplaceAll('^.|.$', '\"a\\n\"', '')",
                                    env).parse(), env), "a\n")
+    # regexp.Expand: a group that did not take part expands to nothing.
+    check("regex groups", evaluate(Parser("sprig.regexReplaceAll('(a)|(b)', 'ab', '[$1|$2]')",
+                                          env).parse(), env), "[a|][|b]")
+    # sprig defaults.go: toRawJson is encoding/json without HTML escapes (U+2028 still escaped).
+    check("toRawJson", evaluate(Parser("sprig.toRawJson(['<&>\u2028', 1.0])", env).parse(), env),
+          '["<&>\\u2028",1]')
+    check("fromJson floats", evaluate(Parser("toJson(sprig.fromJson('[1e3, 1.0, -0.0, 5e-7]'))",
+                                             env).parse(), env), "[1000,1,-0,5e-7]")
+    # pkg/apis/workflow/v1alpha1/item.go: an Item holds its JSON text; `%v` of a Number item is
+    # that text, a List or Map is marshalled with it (keys sorted).
+    items = go_raw_items('[1.0, 1e3, "x", [2.50], {"b": 1.0, "a": "<"}]')
+    check("withParam items", [item_value(i) for i in items],
+          ["1.0", "1e3", "x", "[2.50]", '{"a":"\\u003c","b":1.0}'])
     # kubelet: expand_test.go.
     check("kubelet", kubelet_expand("$(A) $$(A) $$ $(B) $( $x", {"A": "a"}),
           "a $(A) $ $(B) $( $x")

@@ -405,7 +405,7 @@ OBJECT_KINDS = {"ResourceClaimTemplate", "ConfigMap", "TrainingRuntime"}
 
 def delivered_objects(docs, ir, where, problems):
     """The object documents of a YAML stream checked against the IR's objects: each IR object
-    exactly once, with its content (a claim template's spec), and nothing else. Returns the
+    exactly once, with its labels and content (a claim template's spec), and nothing else. Returns the
     other documents and the set of (kind, namespace, name) delivered."""
     rest = [d for d in docs if not (isinstance(d, dict) and d.get("kind") in OBJECT_KINDS)]
     found = {}
@@ -420,7 +420,12 @@ def delivered_objects(docs, ir, where, problems):
         doc = found.pop(key, None)
         if doc is None:
             problems.append(f"{where}: the IR's {o['kind']} {o['name']} is not delivered")
-        elif o["kind"] == "ResourceClaimTemplate":
+            continue
+        if doc["metadata"].get("labels") != o.get("labels"):
+            problems.append(f"{where}: {o['kind']} {o['name']}: labels "
+                            f"{json.dumps(doc['metadata'].get('labels'))}, the IR's "
+                            f"{json.dumps(o.get('labels'))}")
+        if o["kind"] == "ResourceClaimTemplate":
             if doc.get("apiVersion") != "resource.k8s.io/v1" or doc.get("spec") != o["spec"]:
                 problems.append(f"{where}: {o['kind']} {o['name']} differs from the IR's")
         elif o["kind"] == "TrainingRuntime":

@@ -9,6 +9,8 @@ API server was asked to do and what the task reported:
   - present with other content (a field flowc sets, a key in a ConfigMap's data): the task
     fails with an error naming Kind namespace/name and the differing paths, and nothing is
     written, deleted or replaced;
+  - present without the labels flowc now sets (made by an earlier flowc): left alone, labels
+    say who made an object, not what it holds;
   - a create that races another (409): the object is read again and compared;
   - any other API error (403) fails the task as it is.
 """
@@ -46,6 +48,9 @@ kind: ConfigMap
 metadata:
   name: train-code-0123456789
   namespace: ml
+  labels:
+    app.kubernetes.io/managed-by: flowc
+    flowc/flow: train
 immutable: true
 data:
   train.py: "print('hi')\\n"
@@ -112,6 +117,9 @@ def main():
              {k: stored.get(k) for k in ("immutable", "data", "binaryData")} ==
              {k: want_cm[k] for k in ("immutable", "data", "binaryData")}, stored)
 
+    c.expect("absent: the ConfigMap's labels", stored.get("metadata", {}).get("labels") ==
+             want_cm["metadata"]["labels"], stored.get("metadata"))
+
     # Present, same content plus server metadata and defaults: nothing written.
     again = run(kube)
     c.expect("present and equal: no error", again is None, again)
@@ -142,6 +150,14 @@ def main():
     c.expect("extra data key: the error names it", str(error).startswith(
         "ConfigMap ml/train-code-0123456789 exists with content other than this flow's "
         "(at data.evil.py)"), error)
+
+    # Made by an earlier flowc, which set no labels: the same object.
+    kube = fake_kube.FakeKube()
+    unlabelled = dict(want_cm, metadata={"name": "train-code-0123456789", "namespace": "ml"})
+    kube.put(*CM_API, unlabelled)
+    error = run(kube, KEYS[1:])
+    c.expect("present without labels: no error", error is None, error)
+    c.expect("present without labels: nothing written", writes(kube) == [], writes(kube))
 
     # A ConfigMap that lost immutability: a field flowc sets.
     kube = fake_kube.FakeKube()

@@ -35,6 +35,36 @@ def main():
         r = lib.run_flowc("--help")
         expect("help", r.returncode == 0 and "compile" in r.stdout and "graph" in r.stdout, r.stdout)
 
+        # --list-objects: the objects beside the pods, as `kubectl get -o name` spells them,
+        # for every target alike, and nothing else; a flow without any prints nothing.
+        objects = lib.ir_of("samples/code_project/code_project.flow")["objects"] + lib.ir_of(
+            "samples/neuron_connected_devices.flow")["objects"] + lib.ir_of(
+            "samples/trainjob_neuron_gang.flow")["objects"]
+        spelled = {"ConfigMap": "configmap", "TrainingRuntime":
+                   "trainingruntime.trainer.kubeflow.org", "ResourceClaimTemplate":
+                   "resourceclaimtemplate.resource.k8s.io"}
+        want = "".join(f"{spelled[o['kind']]}/{o['name']}\n" for o in objects)
+        expect("list-objects names three kinds", {o["kind"] for o in objects} == set(spelled),
+               objects)
+        for target in ("ir", "argo", "airflow"):
+            r = lib.run_flowc("compile", "samples/code_project/code_project.flow",
+                              "samples/neuron_connected_devices.flow", "samples/trainjob_neuron_gang.flow",
+                              "--target", target, "--list-objects")
+            expect(f"list-objects ({target})", r.returncode == 0 and r.stdout == want,
+                   f"{r.returncode} {r.stdout!r} {r.stderr}")
+        r = lib.run_flowc("compile", sample, "--target", "argo", "--list-objects")
+        expect("list-objects of a flow without objects", r.returncode == 0 and r.stdout == "",
+               f"{r.returncode} {r.stdout!r}")
+        for extra in (["--check"], ["-o", os.path.join(tmp, "x.yaml")]):
+            r = lib.run_flowc("compile", sample, "--target", "argo", "--list-objects", *extra)
+            expect(f"list-objects with {extra[0]} is a usage error",
+                   r.returncode == 2 and "excludes" in r.stderr and r.stdout == "",
+                   f"{r.returncode} {r.stderr}")
+        r = lib.run_flowc("compile", "-", "--target", "argo", "--list-objects", input=BAD)
+        expect("list-objects of a broken flow: its errors, no list",
+               r.returncode == 1 and r.stdout == "" and "error" in r.stderr,
+               f"{r.returncode} {r.stdout!r}")
+
         r = lib.run_flowc("compile", sample, "--target", "yaml")
         expect("unknown target is a usage error", r.returncode == 2, f"{r.returncode} {r.stderr}")
         expect("unknown target names the choices", "ir" in r.stderr and "argo" in r.stderr, r.stderr)

@@ -5,6 +5,8 @@
     target's pods read back (tests/py/pod_readers.py) equal the IR's, field for field (the
     configMap volume, its read-only mount and workingDir included, checked once more on
     their own);
+  - a file its owner may execute on disk (samples/code_project/prep.py) has mode 0755 (493)
+    in its item on every target, every other file none;
   - byte for byte: the ConfigMaps are decoded from each target's output (the YAML stream of
     argo and jobset, the objects the Airflow DAG embeds), every file of the project the
     flow names is compared with what the pod would find at <mount>/<path>, and nothing else
@@ -164,6 +166,13 @@ def byte_problems(target, text, ir, folder, expect, where):
                 problems.append(f"{at}: ConfigMap {volumes[0]['configMap']['name']} not delivered")
                 continue
             got = shipped(cm, volumes[0]["configMap"]["items"])
+            # A file its owner may execute on disk keeps the bit: mode 0755, else none (0644).
+            for item in volumes[0]["configMap"]["items"]:
+                disk = os.stat(os.path.join(folder, item["path"])).st_mode
+                want = 0o755 if disk & stat.S_IXUSR else None
+                if item.get("mode") != want:
+                    problems.append(f"{at}: {item['path']!r} has mode {item.get('mode')}, the "
+                                    f"file on disk {oct(disk & 0o777)}")
             for path in sorted(set(got) | set(files)):
                 if path not in files:
                     problems.append(f"{at}: ships {path!r}, which the flow does not name")

@@ -288,6 +288,11 @@ def self_test(outputs, tmp):
            r"the objects the DAG creates: the IR's ResourceClaimTemplate "
            r"eval-connected-neuron-[0-9a-f]{10} is not delivered")
 
+    expect("JobSet: an object's labels dropped", dra, "jobset",
+           lambda x: re.sub(r"\n  labels:\n(    .*\n)+", "\n", x, count=1),
+           r"ResourceClaimTemplate eval-connected-neuron-[0-9a-f]{10}: labels null, the IR's "
+           r"\{\"app\.kubernetes\.io/managed-by\": \"flowc\"")
+
     trainjob = "samples/trainjob_neuron_gang.flow"
     expect("Airflow: a TrainJob's argument changed", trainjob, "airflow",
            lambda x: x.replace('      - conf/base.yaml\n', '      - conf/other.yaml\n', 1),

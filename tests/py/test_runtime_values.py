@@ -35,19 +35,23 @@ HOSTILE = ["$(HOME)", "$$", "$(", "{{", "{{ open", "}}", "'\"", "a\nb", "über 1
 
 def runs():
     """The params of each run: every hostile value as the str params, and all of them (with a
-    number, a bool and a list) as the list param's elements."""
+    number, a bool and a list) as the list param's elements; `mixed` holds floats of every
+    shape, an integer a float64 would round, and maps and lists holding them, which must
+    reach the pod as the IR writes them (1000.0, -0.0, 5e-07, keys sorted)."""
     out = [{}]  # the defaults
     for i, value in enumerate(HOSTILE):
         out.append({"text": value, "other": HOSTILE[(i + 7) % len(HOSTILE)],
                     "texts": HOSTILE if i == 0 else [value, 3, True, ["x", value]],
-                    "count": -7, "ratio": 0.5, "flag": False})
+                    "count": -7, "ratio": 0.5, "flag": False,
+                    "mixed": [value, 1e3, -0.0, 1e21, 5e-7, 2**53 + 1, 0.1, None,
+                              {"b": [1.0, value], "a": "<&>\u2028\\u2028", value: 2.50},
+                              [0.5, [value, 1e-300]]]})
     return out
 
 
 def ir_text(value):
     """A value's text as `{{name}}` renders it: a string as it is, anything else as the IR's
-    JSON (pod_readers.item_text). A list param's float elements are left out of the runs:
-    Argo can only write a run-time element as Go's encoding/json does (1000000000000000)."""
+    JSON (pod_readers.item_text)."""
     return pod_readers.item_text(value)
 
 
@@ -82,6 +86,9 @@ def jobset_container(jobset):
         "containers"][0]
 
 
+NO_ELEMENT = object()  # a step outside every foreach
+
+
 def expectations(ir, params):
     """{step: sorted [argv]} the flow asks for with `params` (text per IR), and {step: env}."""
     texts = {p["name"]: ir_text(params.get(p["name"], p.get("default"))) for p in ir["params"]}
@@ -92,7 +99,7 @@ def expectations(ir, params):
         env = container_env(container)
         chain = step.get("enclosing_foreach", [])
         if not chain:
-            elements = [None]
+            elements = [NO_ELEMENT]
         else:
             foreach = steps[chain[-1]]["foreach"]
             elements = foreach["items"] if "items" in foreach else params.get(
@@ -101,7 +108,7 @@ def expectations(ir, params):
         argvs = []
         for element in elements:
             values = dict(texts, run_id="<run>")
-            if element is not None:
+            if element is not NO_ELEMENT:  # an element may be null
                 values["item"] = ir_text(element)
             argvs.append(expected_argv(container["command"], values, env))
         out[step["name"]] = sorted(argvs)

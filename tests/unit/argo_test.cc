@@ -239,11 +239,21 @@ TEST_CASE("argo: an element travels as the body of its JSON string literal") {
   CHECK(EncodeItem("{{ds}} $x") == R"(\u007b\u007bds\u007d\u007d $x)");
   CHECK(EncodeItem("say \"hi\"\n\\") == R"(say \"hi\"\n\\)");
   CHECK(EncodeItem("\x7f\x01 \xc3\xbc") == "\\u007f\\u0001 \xc3\xbc");
+  // Each JSON string and number of the param's text marked before fromJson (which reads
+  // every number as a float64), a string element unmarked, any other element as JSON with
+  // its numbers' own text; tests/py/test_runtime_values.py runs it through the model.
   CHECK(ItemsOfParam("xs") ==
-        "{{=toJson(map(sprig.fromJson(workflow.parameters['xs']), sprig.replace('\\x7f', "
-        "'\\\\u007f', sprig.replace('}', '\\\\u007d', sprig.replace('{', '\\\\u007b', "
-        "sprig.regexReplaceAll('^.|.$', toJson(sprig.ternary(#, toJson(#), "
-        "sprig.kindIs('string', #))), ''))))))}}");
+        R"({{=toJson(map(sprig.fromJson(sprig.regexReplaceAll()"
+        R"('\x22((?:[^\x22\\\\]|\\\\.)*)\x22|(-?[0-9][-+.0-9eE]*)', workflow.parameters['xs'], )"
+        R"('\x22\\u0002$1\\u0000$2\x22')), sprig.replace('\x7f', '\\u007f', )"
+        R"(sprig.replace('}', '\\u007d', sprig.replace('{', '\\u007b', )"
+        R"(sprig.regexReplaceAll('^.|.$', toJson(sprig.kindIs('string', #) && )"
+        R"(sprig.hasSuffix('\x00', #) ? sprig.trimPrefix('\x02', sprig.trimSuffix('\x00', #)) : )"
+        R"(sprig.replace('\x03', '\\\\', sprig.replace('\\u2029', '\u2029', )"
+        R"(sprig.replace('\\u2028', '\u2028', sprig.replace('\\\\', '\x03', )"
+        R"(sprig.regexReplaceAll('\x22\\\\u0002((?:[^\x22\\\\]|\\\\.)*)\\\\u0000\x22', )"
+        R"(sprig.regexReplaceAll('\x22\\\\u0002\\\\u0000(-?[0-9][-+.0-9eE]*)\x22', )"
+        R"(sprig.toRawJson(#), '$1'), '\x22$1\x22')))))), ''))))))}})");
 }
 
 TEST_CASE("argo: hostile strings reach the container through Argo's three passes") {

@@ -11,10 +11,14 @@
 #include <set>
 #include <string>
 
+#include "backends/k8s/objects.h"
 #include "compiler/diag/diagnostics.h"
 #include "compiler/driver/driver.h"
 #include "compiler/ir/code_configmap.h"
+#include "compiler/ir/content_key.h"
 #include "compiler/ir/ir.h"
+#include "compiler/ir/ir_json.h"
+#include "compiler/ir/sha256.h"
 
 namespace flowc {
 namespace {
@@ -32,6 +36,9 @@ class Project {
     std::string full = dir_ + "/" + path;
     std::system(("mkdir -p \"$(dirname '" + full + "')\"").c_str());
     std::ofstream(full, std::ios::binary) << content;
+  }
+  void Chmod(const std::string& path, mode_t mode) {
+    REQUIRE(chmod((dir_ + "/" + path).c_str(), mode) == 0);
   }
   void Link(const std::string& path, const std::string& target) {
     REQUIRE(symlink(target.c_str(), (dir_ + "/" + path).c_str()) == 0);
@@ -135,6 +142,46 @@ TEST_CASE("code: the name hashes every path and every byte") {
   graph::CodeBundle moved = bundle;  // the same bytes, split differently
   moved.files = {{"a.py", "print(1)\nconf/x.yaml"}, {"", "a: 1\n"}};
   CHECK(ir::CodeConfigMapName("f", moved) != "f-code-95aab6471c");
+  // A chmod is a change: the pods' items differ, so the name does.
+  graph::CodeBundle executable = bundle;
+  executable.files[0].executable = true;
+  // sha256 of "a.py\0" "9x\0" "print(1)\n" "conf/x.yaml\0" "5\0" "a: 1\n".
+  const char nul = '\0';
+  CHECK(ir::CodeConfigMapName("f", executable) ==
+        "f-code-" + ir::Sha256Hex(std::string("a.py") + nul + "9x" + nul + "print(1)\n" +
+                                      "conf/x.yaml" + nul + "5" + nul + "a: 1\n",
+                                  10));
+  CHECK(ir::CodeConfigMapName("f", executable) != "f-code-95aab6471c");
+}
+
+TEST_CASE("code: a file its owner may execute gets mode 0755 in every pod, others none") {
+  Project p;
+  p.Write("run.sh", "#!/bin/sh\necho hi\n");
+  p.Write("group_only.sh", "#!/bin/sh\n");
+  p.Write("lib.py", "x = 1\n");
+  p.Chmod("run.sh", 0700);
+  p.Chmod("group_only.sh", 0654);  // the group's and others' bits are not the owner's
+  p.Compile(Flow("@code(files=[\"*\"])"));
+  REQUIRE_MESSAGE(p.flow, p.errors());
+  const ir::ConfigMap& map = p.configmap(0);
+  REQUIRE(map.files.size() == 3);
+  CHECK(map.files[0].path == "group_only.sh");
+  CHECK(map.files[0].mode == 0);
+  CHECK(map.files[1].path == "lib.py");
+  CHECK(map.files[1].mode == 0);
+  CHECK(map.files[2].path == "run.sh");
+  CHECK(map.files[2].mode == 0755);
+  CHECK(p.step("start").pod.volumes[0].items ==
+        std::vector<ir::KeyToPath>{{"group_only.sh", "group_only.sh", 0},
+                                   {"lib.py", "lib.py", 0},
+                                   {"run.sh", "run.sh", 493}});
+  // The same files without the bit: another ConfigMap.
+  std::string name = p.flow->objects[0].name;
+  p.Chmod("run.sh", 0600);
+  p.Compile(Flow("@code(files=[\"*\"])"));
+  REQUIRE_MESSAGE(p.flow, p.errors());
+  CHECK(p.flow->objects[0].name != name);
+  CHECK(p.configmap(0).files[2].mode == 0);
 }
 
 TEST_CASE("code: files are sorted, deduplicated, and land at their relative paths") {
@@ -203,7 +250,7 @@ TEST_CASE("code: every pod gets the volume, a read-only mount and the working di
     REQUIRE(s.objects.size() == 1);
     CHECK(p.flow->objects[s.objects[0]].name == e.configmap);
   }
-  CHECK(p.step("other").pod.volumes[0].items == ir::KeyValues{{"b.py", "b.py"}});
+  CHECK(p.step("other").pod.volumes[0].items == std::vector<ir::KeyToPath>{{"b.py", "b.py", 0}});
 }
 
 TEST_CASE("code: one ConfigMap per namespace the files are shipped to") {
@@ -271,6 +318,32 @@ TEST_CASE("code: a step's path alone needs the flow's files") {
         "  ^~~~~~~~~~~~~~~~~~\n"
         "help: write @code(files=[\"train.py\"]), or give the flow a '@code' whose files the "
         "step's 'path' then moves\n");
+}
+
+TEST_CASE("objects: each carries the flow's labels, which neither rename nor change it") {
+  Project p;
+  p.Write("a.py", "a\n");
+  p.Compile(
+      "@code(files=[\"a.py\"])\n@kubernetes(namespace=\"ml\")\nflow My_Flow {\n"
+      "  step start { run \"s\" next end }\n  step end { run \"e\" }\n}\n");
+  REQUIRE_MESSAGE(p.flow, p.errors());
+  REQUIRE(p.flow->objects.size() == 1);
+  const ir::Object& object = p.flow->objects[0];
+  CHECK(object.labels ==
+        ir::KeyValues{{"app.kubernetes.io/managed-by", "flowc"}, {"flowc/flow", "my-flow"}});
+  // The name hashes the content alone: labels are left out of it.
+  ir::Object unlabelled = object;
+  unlabelled.labels = ir::KeyValues{};
+  CHECK(ir::ObjectContentHash(object) == ir::ObjectContentHash(unlabelled));
+  CHECK(ir::ObjectContentKey(object) == ir::ObjectContentKey(unlabelled));
+  CHECK(object.name == ir::CodeConfigMapName("my-flow", graph::CodeBundle{{{"a.py", "a\n"}}, 2}));
+  // The shared renderer writes them in the metadata; --list-objects names the object as
+  // `kubectl get -o name` does.
+  CHECK(backends::k8s::ObjectHeadYaml(object) ==
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + object.name +
+            "\n  namespace: ml\n  labels:\n    app.kubernetes.io/managed-by: flowc\n"
+            "    flowc/flow: my-flow\n");
+  CHECK(backends::k8s::ObjectResourceName(object) == "configmap/" + object.name);
 }
 
 }  // namespace

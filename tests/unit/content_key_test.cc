@@ -114,7 +114,7 @@ TEST_CASE("content key: every field of the content changes it; name and namespac
       [](auto& r) { r.pod.tolerations.edit()[0].toleration_seconds.reset(); },
       [](auto& r) { r.pod.tolerations.edit()[0].effect = ""; },
       [](auto& r) { r.pod.volumes.edit()[0].kind = ir::Volume::Kind::kClaim; },
-      [](auto& r) { r.pod.volumes.edit()[1].items[0].second = "b.py"; },
+      [](auto& r) { r.pod.volumes.edit()[1].items[0].path = "b.py"; },
       [](auto& r) { r.pod.image_pull_secrets.edit().clear(); },
       [](auto& r) { r.pod.resource_claims.edit()[0].template_name = "f-neuron-2"; },
       // A string's length is part of the key: moving a character across a

@@ -100,12 +100,15 @@ def flowc_api(obj):
 # that is absent, before the first task that needs it, and fails on one that exists
 # with other content.
 FLOWC_OBJECTS = {
-    "ConfigMap/ml/code-project-code-a73e9665a3": """\
+    "ConfigMap/ml/code-project-code-fd918fe7d5": """\
 apiVersion: v1
 kind: ConfigMap
 metadata:
-  name: code-project-code-a73e9665a3
+  name: code-project-code-fd918fe7d5
   namespace: ml
+  labels:
+    app.kubernetes.io/managed-by: flowc
+    flowc/flow: code-project
 immutable: true
 data:
   conf--base.yaml: "# Training configuration: read by prep.py and train.py.\\nmodel:\\n  inputs: 32\\n  hidden: [128, 64]\\n  classes: 4\\ndata:\\n  features: 32\\n  classes: 4\\n  batch_size: 64\\n  batches: 50\\noptimizer:\\n  lr: 0.001\\n"
@@ -125,6 +128,9 @@ kind: ConfigMap
 metadata:
   name: code-project-code-be14849795
   namespace: ml
+  labels:
+    app.kubernetes.io/managed-by: flowc
+    flowc/flow: code-project
 immutable: true
 data:
   conf--eval.yaml: "# Evaluation configuration: read by evaluate.py.\\nmodel:\\n  inputs: 32\\n  hidden: [128, 64]\\n  classes: 4\\ndata:\\n  features: 32\\n  classes: 4\\n  batch_size: 256\\n  batches: 8\\n"
@@ -246,7 +252,10 @@ def flowc_create_objects(objects):
             found = flowc_object_read(hook, obj)
             if found is None:
                 raise RuntimeError("{}: exists, then not found".format(flowc_object_label(obj)))
-        differences = flowc_object_differences(obj, found)
+        # The object's own labels say who made it, not what it holds (its name hashes the
+        # content alone): one an earlier flowc made without them is this flow's object.
+        content = dict(obj, metadata={k: v for k, v in obj["metadata"].items() if k != "labels"})
+        differences = flowc_object_differences(content, found)
         if differences:
             raise RuntimeError(
                 "{} exists with content other than this flow's (at {}); flowc does not "
@@ -290,7 +299,7 @@ spec:
                     sizeLimit: "8192Mi"
                 - name: code
                   configMap:
-                    name: code-project-code-a73e9665a3
+                    name: code-project-code-fd918fe7d5
                     items:
                       - key: assets--labels.bin
                         path: assets/labels.bin
@@ -308,6 +317,7 @@ spec:
                         path: lib/report.py
                       - key: prep.py
                         path: prep.py
+                        mode: 493
                       - key: train.py
                         path: train.py
               containers:
@@ -537,7 +547,7 @@ with DAG(
     user_defined_filters={"flowc_text": flowc_text},
 ) as dag:
     start_objects = task(task_id="start-objects")(flowc_create_objects)(
-        objects=["ConfigMap/ml/code-project-code-a73e9665a3"],
+        objects=["ConfigMap/ml/code-project-code-fd918fe7d5"],
     )
     evaluate_objects = task(task_id="evaluate-objects")(flowc_create_objects)(
         objects=["ConfigMap/ml/code-project-code-be14849795"],
@@ -557,7 +567,7 @@ with DAG(
             k8s.V1Volume(
                 name="code",
                 config_map=k8s.V1ConfigMapVolumeSource(
-                    name="code-project-code-a73e9665a3",
+                    name="code-project-code-fd918fe7d5",
                     items=[
                         k8s.V1KeyToPath(key="assets--labels.bin", path="assets/labels.bin"),
                         k8s.V1KeyToPath(key="conf--base.yaml", path="conf/base.yaml"),
@@ -566,7 +576,7 @@ with DAG(
                         k8s.V1KeyToPath(key="lib--data.py", path="lib/data.py"),
                         k8s.V1KeyToPath(key="lib--model.py", path="lib/model.py"),
                         k8s.V1KeyToPath(key="lib--report.py", path="lib/report.py"),
-                        k8s.V1KeyToPath(key="prep.py", path="prep.py"),
+                        k8s.V1KeyToPath(key="prep.py", path="prep.py", mode=493),
                         k8s.V1KeyToPath(key="train.py", path="train.py"),
                     ],
                 ),
@@ -623,7 +633,7 @@ with DAG(
             k8s.V1Volume(
                 name="code",
                 config_map=k8s.V1ConfigMapVolumeSource(
-                    name="code-project-code-a73e9665a3",
+                    name="code-project-code-fd918fe7d5",
                     items=[
                         k8s.V1KeyToPath(key="assets--labels.bin", path="assets/labels.bin"),
                         k8s.V1KeyToPath(key="conf--base.yaml", path="conf/base.yaml"),
@@ -632,7 +642,7 @@ with DAG(
                         k8s.V1KeyToPath(key="lib--data.py", path="lib/data.py"),
                         k8s.V1KeyToPath(key="lib--model.py", path="lib/model.py"),
                         k8s.V1KeyToPath(key="lib--report.py", path="lib/report.py"),
-                        k8s.V1KeyToPath(key="prep.py", path="prep.py"),
+                        k8s.V1KeyToPath(key="prep.py", path="prep.py", mode=493),
                         k8s.V1KeyToPath(key="train.py", path="train.py"),
                     ],
                 ),

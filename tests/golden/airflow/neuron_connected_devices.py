@@ -105,6 +105,9 @@ kind: ResourceClaimTemplate
 metadata:
   name: eval-connected-neuron-d2c672673e
   namespace: ml-eval
+  labels:
+    app.kubernetes.io/managed-by: flowc
+    flowc/flow: eval-connected
 spec:
   spec:
     devices:
@@ -233,7 +236,10 @@ def flowc_create_objects(objects):
             found = flowc_object_read(hook, obj)
             if found is None:
                 raise RuntimeError("{}: exists, then not found".format(flowc_object_label(obj)))
-        differences = flowc_object_differences(obj, found)
+        # The object's own labels say who made it, not what it holds (its name hashes the
+        # content alone): one an earlier flowc made without them is this flow's object.
+        content = dict(obj, metadata={k: v for k, v in obj["metadata"].items() if k != "labels"})
+        differences = flowc_object_differences(content, found)
         if differences:
             raise RuntimeError(
                 "{} exists with content other than this flow's (at {}); flowc does not "

@@ -420,6 +420,10 @@ with DAG(
         "count": Param(3, type="integer"),
         "ratio": Param(1e+15, type="number"),
         "flag": Param(True, type="boolean"),
+        "mixed": Param(
+            [1, 2.5, 1000.0, 1.0, -0.0, 1e+21, 5e-07, 9007199254740993, "1e3", True],
+            type="array",
+        ),
     },
     tags=["flowc"],
     user_defined_filters={"flowc_text": flowc_text},
@@ -545,6 +549,33 @@ with DAG(
     literal_gang = task.sensor(**FLOWC_GANG_SENSOR, task_id="literal_gang")(flowc_gang).partial(
         step="literal_gang",
     ).expand(item=["$(X)", "{{ open", "}}", "über 10:00", "日本 $HOME", "{{ds}}", "x$"])
+    numbers = KubernetesPodOperator(
+        task_id="numbers",
+        name="numbers",
+        annotations={"flowc.test/shard": "{{ '{{' }} shard }}"},
+        base_container_name="main",
+        image="busybox:1.36",
+        cmds=["/bin/sh", "-c", "echo numbers"],
+        env_vars=[k8s.V1EnvVar(name="HOME", value="/home/flow"), k8s.V1EnvVar(name="X", value="x")],
+        container_resources=k8s.V1ResourceRequirements(
+            requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
+        ),
+    )
+    number_argv = task(task_id="number-argv")(flowc_argvs)(
+        argv=["printf", "%s|", [None], "{{ params.mixed | flowc_text }}"],
+        param="mixed",
+    )
+    number = KubernetesPodOperator.partial(
+        task_id="number",
+        name="number",
+        annotations={"flowc.test/shard": "{{ '{{' }} shard }}"},
+        base_container_name="main",
+        image="busybox:1.36",
+        env_vars=[k8s.V1EnvVar(name="HOME", value="/home/flow"), k8s.V1EnvVar(name="X", value="x")],
+        container_resources=k8s.V1ResourceRequirements(
+            requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
+        ),
+    ).expand(cmds=number_argv)
     end = KubernetesPodOperator(
         task_id="end",
         name="end",
@@ -569,6 +600,8 @@ with DAG(
     literals >> literal
     literal >> literal_gangs
     literal_gangs >> literal_gang
-    literal_gang >> end
+    literal_gang >> numbers
+    numbers >> number
+    number >> end
     gang >> gang_teardown
     literal_gang >> literal_gang_teardown

@@ -133,6 +133,9 @@ kind: ResourceClaimTemplate
 metadata:
   name: claims-everywhere-neuron-d2c672673e
   namespace: ml
+  labels:
+    app.kubernetes.io/managed-by: flowc
+    flowc/flow: claims-everywhere
 spec:
   spec:
     devices:
@@ -155,6 +158,9 @@ kind: ResourceClaimTemplate
 metadata:
   name: claims-everywhere-neuron-605d4f27b1
   namespace: ml
+  labels:
+    app.kubernetes.io/managed-by: flowc
+    flowc/flow: claims-everywhere
 spec:
   spec:
     devices:
@@ -171,6 +177,9 @@ kind: ResourceClaimTemplate
 metadata:
   name: claims-everywhere-neuron-0ee001527b
   namespace: ml
+  labels:
+    app.kubernetes.io/managed-by: flowc
+    flowc/flow: claims-everywhere
 spec:
   spec:
     devices:
@@ -304,7 +313,10 @@ def flowc_create_objects(objects):
             found = flowc_object_read(hook, obj)
             if found is None:
                 raise RuntimeError("{}: exists, then not found".format(flowc_object_label(obj)))
-        differences = flowc_object_differences(obj, found)
+        # The object's own labels say who made it, not what it holds (its name hashes the
+        # content alone): one an earlier flowc made without them is this flow's object.
+        content = dict(obj, metadata={k: v for k, v in obj["metadata"].items() if k != "labels"})
+        differences = flowc_object_differences(content, found)
         if differences:
             raise RuntimeError(
                 "{} exists with content other than this flow's (at {}); flowc does not "
