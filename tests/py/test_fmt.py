@@ -127,10 +127,13 @@ def test_check_and_diff(tmp):
     expect("--diff prints a unified diff", r.returncode == 1 and r.stdout == DIFF.replace("PATH", messy),
            f"{r.returncode}\n{r.stdout}")
     expect("--diff writes nothing", read(messy) == MESSY, read(messy))
-    # The diff applies: patch(1) turns the file into its formatted self.
+    # The diff applies: `patch -p0` in the folder of the paths turns each file into its
+    # formatted self.
     if shutil.which("patch"):
-        subprocess.run(["patch", "-s", messy], input=r.stdout, text=True, check=True)
-        expect("the diff applies", read(messy) == FORMATTED, read(messy))
+        r = subprocess.run([lib.FLOWC, "fmt", "--diff", "messy.flow", "formatted.flow"], cwd=tmp,
+                           capture_output=True, text=True)
+        subprocess.run(["patch", "-p0", "-s"], input=r.stdout, cwd=tmp, text=True, check=True)
+        expect("the diff applies with patch -p0", read(messy) == FORMATTED, read(messy))
 
 
 def test_stdin():
