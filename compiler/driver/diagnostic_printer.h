@@ -15,7 +15,8 @@ namespace flowc::driver {
 // The json and sarif documents point into the files: keep them alive until Finish.
 class DiagnosticPrinter {
  public:
-  DiagnosticPrinter(std::string format, bool werror) : format_(std::move(format)), werror_(werror) {}
+  DiagnosticPrinter(std::string format, bool werror)
+      : format_(std::move(format)), werror_(werror) {}
 
   // Prints (text) or collects (json, sarif) the diagnostics of one file.
   void Add(diag::Diagnostics& diagnostics);

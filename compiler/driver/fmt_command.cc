@@ -42,8 +42,8 @@ int Rewrite(const std::string& path, const std::string& text) {
 }  // namespace
 
 CLI::App* AddFmtCommand(CLI::App& app, FmtOptions& options) {
-  CLI::App* fmt = app.add_subcommand(
-      "fmt", "Rewrite flows in the canonical layout (README \"Formatting\")");
+  CLI::App* fmt =
+      app.add_subcommand("fmt", "Rewrite flows in the canonical layout (README \"Formatting\")");
   fmt->add_option("files", options.inputs,
                   "Flow files, rewritten in place; '-' formats stdin to stdout")
       ->required();

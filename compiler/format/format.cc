@@ -13,9 +13,9 @@ namespace {
 
 using Kind = parse::Token::Kind;
 
-constexpr uint32_t kIndent = 2;        // a block's items and a broken group's elements
-constexpr uint32_t kContinuation = 4;  // a line that a comment broke inside an item
-constexpr uint32_t kWidth = 100;       // columns, in code points
+constexpr uint32_t kIndent = 2;                 // a block's items and a broken group's elements
+constexpr uint32_t kContinuation = 4;           // a line that a comment broke inside an item
+constexpr uint32_t kWidth = 100;                // columns, in code points
 constexpr uint32_t kNever = uint32_t{1} << 30;  // the flat width of a group that must break
 constexpr size_t kNone = ~size_t{0};
 
@@ -90,6 +90,10 @@ std::vector<Tok> Prepare(const diag::SourceFile& file) {
       while (!t.text.empty() && (t.text.back() == ' ' || t.text.back() == '\t')) {
         t.text.remove_suffix(1);
       }
+      // It trailed a comma that now comes before the comments it followed: on its own line,
+      // or it would join the comment before it.
+      if (!toks.empty() && IsComment(toks.back()))
+        t.newlines_before = std::max(1u, t.newlines_before);
     }
     Measure(t);
     size_t at = toks.size();
@@ -106,8 +110,8 @@ std::vector<Tok> Prepare(const diag::SourceFile& file) {
     uint32_t width;
   };
   std::vector<Open> open;
-  const Tok* prev = nullptr;     // the last token that is not a comment
-  const Tok* before = nullptr;   // the one before it
+  const Tok* prev = nullptr;    // the last token that is not a comment
+  const Tok* before = nullptr;  // the one before it
   for (size_t i = 0; i < toks.size(); ++i) {
     Tok& t = toks[i];
     if (IsComment(t)) {
@@ -130,7 +134,8 @@ std::vector<Tok> Prepare(const diag::SourceFile& file) {
       uint32_t width = group.width;
       if (prev && prev->kind == Kind::kComma) width -= std::min(width, prev->width);
       opener.flat_width = opener.block ? kNever : Add(width, t.width);
-      if (!open.empty() && !opener.block) open.back().width = Add(open.back().width, opener.flat_width);
+      if (!open.empty() && !opener.block)
+        open.back().width = Add(open.back().width, opener.flat_width);
     } else if (t.block) {
       open.push_back({i, kNever});  // a body: no group, but its closer must match it
     } else if (IsOpener(t.kind)) {
@@ -268,8 +273,7 @@ class Printer {
       return;
     }
     bool empty = t.match == pos_ + 1;
-    if (t.flat_width != kNever &&
-        (empty || StartColumn(t) + t.flat_width + suffix <= kWidth)) {
+    if (t.flat_width != kNever && (empty || StartColumn(t) + t.flat_width + suffix <= kWidth)) {
       // On one line: no comment inside; a trailing comma is dropped.
       for (size_t end = t.match; pos_ <= end; ++pos_) {
         const Tok& u = toks_[pos_];

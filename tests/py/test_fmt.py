@@ -96,7 +96,8 @@ def test_in_place(tmp):
     r = lib.run_flowc("fmt", path)
     after = os.stat(path)
     expect("a formatted file is untouched",
-           r.returncode == 0 and (before.st_ino, before.st_mtime_ns) == (after.st_ino, after.st_mtime_ns),
+           r.returncode == 0
+           and (before.st_ino, before.st_mtime_ns) == (after.st_ino, after.st_mtime_ns),
            f"{r.returncode} {before} {after}")
 
     # A link stays a link: its target is rewritten.
@@ -124,7 +125,8 @@ def test_check_and_diff(tmp):
            f"{r.returncode} {r.stdout!r} {r.stderr}")
     expect("--check writes nothing", read(messy) == MESSY, read(messy))
     r = lib.run_flowc("fmt", "--diff", messy, formatted)
-    expect("--diff prints a unified diff", r.returncode == 1 and r.stdout == DIFF.replace("PATH", messy),
+    expect("--diff prints a unified diff",
+           r.returncode == 1 and r.stdout == DIFF.replace("PATH", messy),
            f"{r.returncode}\n{r.stdout}")
     expect("--diff writes nothing", read(messy) == MESSY, read(messy))
     # The diff applies: `patch -p0` in the folder of the paths turns each file into its
@@ -186,7 +188,8 @@ def test_errors(tmp):
     r = lib.run_flowc("fmt", os.path.join(tmp, "missing.flow"), good)
     expect("a missing file exits 3",
            r.returncode == 3 and
-           r.stderr == f"flowc: error: cannot read '{tmp}/missing.flow': No such file or directory\n",
+           r.stderr ==
+           f"flowc: error: cannot read '{tmp}/missing.flow': No such file or directory\n",
            f"{r.returncode} {r.stderr}")
     r = lib.run_flowc("fmt", "--line-width", "80", good)
     expect("an unknown option is a usage error", r.returncode == 2, str(r.returncode))
@@ -212,7 +215,8 @@ def test_unwritable(tmp):
         expect("an unwritable file is named",
                r.stderr.startswith(f"flowc: error: cannot write '{path}': "), r.stderr)
         expect("an unwritable file is intact", read(path) == MESSY, read(path))
-        expect("nothing else is left", os.listdir(folder) == ["messy.flow"], str(os.listdir(folder)))
+        expect("nothing else is left", os.listdir(folder) == ["messy.flow"],
+               str(os.listdir(folder)))
     finally:
         if immutable:
             subprocess.run(["chattr", "-i", folder], check=True)

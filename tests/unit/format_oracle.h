@@ -31,7 +31,9 @@ inline std::string MeaningOf(const std::string& path, const std::string& text) {
   std::optional<std::string> ir = driver::Compile(file, "ir", diagnostics);
   if (!ir) {
     std::string codes = "does not compile:";
-    for (const diag::Diagnostic& d : diagnostics.all()) codes += " " + std::string(diag::CodeString(d.code));
+    for (const diag::Diagnostic& d : diagnostics.all()) {
+      codes += " " + std::string(diag::CodeString(d.code));
+    }
     return codes;
   }
   nlohmann::json json = nlohmann::json::parse(*ir);

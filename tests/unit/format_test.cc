@@ -38,10 +38,12 @@ std::string InStart(const std::string& items) {
 TEST_CASE("format: items one a line, tokens spaced by their kinds") {
   CheckFormat(
       "@schedule( cron = \"0 3 * * *\" )\n"
-      "@kubernetes(namespace=\"ml\",image=\"python:3.12-slim\")   flow   nightly{param epochs:int=3\n"
+      "@kubernetes(namespace=\"ml\",image=\"python:3.12-slim\")   flow   nightly{"
+      "param epochs:int=3\n"
       "param shards : list=[\"a\",\"b\",\"c\",]  param m: str = \"x\" param r\n"
       "step start{run \"python prep.py\"   next train,evaluate}\n"
-      "@environment(vars={\"A\":\"1\",\"B\" : \"2\"}) @retry step train { run [\"torchrun\",\"train.py\"] "
+      "@environment(vars={\"A\":\"1\",\"B\" : \"2\"}) @retry step train { "
+      "run [\"torchrun\",\"train.py\"] "
       "next end }\n"
       "step evaluate{run \"x\" next score foreach shards}\n"
       "@retry( ) @timeout(hours=1e1, minutes=-0.50) step end{run \"echo done\"}}",
@@ -76,7 +78,8 @@ TEST_CASE("format: items one a line, tokens spaced by their kinds") {
 
 TEST_CASE("format: blank lines between items kept, at most one, none at a block's ends") {
   CheckFormat(
-      "\n\nflow f {\n\n\n  param a: int = 1\n\n\n\n  param b: int = 2\n  @retry\n\n  step start {\n\n"
+      "\n\nflow f {\n\n\n  param a: int = 1\n\n\n\n  param b: int = 2\n  @retry\n\n"
+      "  step start {\n\n"
       "    run \"x\"\n\n    next end\n\n  }\n\n}\n\n\n",
       "flow f {\n  param a: int = 1\n\n  param b: int = 2\n  @retry\n\n  step start {\n"
       "    run \"x\"\n\n    next end\n  }\n}\n");
@@ -96,15 +99,16 @@ TEST_CASE("format: a group fits in 100 columns or breaks one element a line") {
       "flow f {\n  @kubernetes(cpu=96, memory=480000, node_selector={\"a\": \"b\"}, "
       "tolerations=[{\"key\": \"nvidia.com/gpu\", \"operator\": \"Equal\", \"value\": \"present\", "
       "\"effect\": \"NoSchedule\"}, {\"key\": \"node.kubernetes.io/unreachable\", \"operator\": "
-      "\"Exists\", \"effect\": \"NoExecute\", \"tolerationSeconds\": 600}])\n  step start {\n  }\n}\n",
+      "\"Exists\", \"effect\": \"NoExecute\", \"tolerationSeconds\": 600}])\n"
+      "  step start {\n  }\n}\n",
       "flow f {\n"
       "  @kubernetes(\n"
       "    cpu=96,\n"
       "    memory=480000,\n"
       "    node_selector={\"a\": \"b\"},\n"
       "    tolerations=[\n"
-      "      {\"key\": \"nvidia.com/gpu\", \"operator\": \"Equal\", \"value\": \"present\", \"effect\": "
-      "\"NoSchedule\"},\n"
+      "      {\"key\": \"nvidia.com/gpu\", \"operator\": \"Equal\", \"value\": \"present\", "
+      "\"effect\": \"NoSchedule\"},\n"
       "      {\n"
       "        \"key\": \"node.kubernetes.io/unreachable\",\n"
       "        \"operator\": \"Exists\",\n"
@@ -128,7 +132,8 @@ TEST_CASE("format: every comment kept where it was") {
       "flow f { # trailing the brace\n\n# before a step\n  step start {\n"
       "    run \"a # not a comment\"     # trailing a run\t\n    next end\n  }\n"
       "  step end {\n    run \"\"\"raw # not a comment\n# still the string\"\"\"\n  }\n"
-      "  step empty {\n\n        # inside an empty step\n\n  }\n\n  # closing the flow\n\n}  # after\n"
+      "  step empty {\n\n        # inside an empty step\n\n  }\n\n  # closing the flow\n\n"
+      "}  # after\n"
       "# end of file",
       "# header\n\n# before a decorator\n@retry(times=1)  #trailing a decorator\n"
       "flow f {  # trailing the brace\n  # before a step\n  step start {\n"
@@ -146,10 +151,12 @@ TEST_CASE("format: a comment inside a group breaks it; one inside an item breaks
   // Before a comma: the comma stays with its element.
   CheckFormat("flow f {\n  param xs: list = [\"a\" # c\n, \"b\"]\n}\n",
               "flow f {\n  param xs: list = [\n    \"a\",  # c\n    \"b\",\n  ]\n}\n");
+  // A comment that trailed the comma gets a line of its own: it never joins the one before.
+  CheckFormat("flow f {\n  param xs: list = [\"a\" # c1\n, # c2\n \"b\"]\n}\n",
+              "flow f {\n  param xs: list = [\n    \"a\",  # c1\n    # c2\n    \"b\",\n  ]\n}\n");
   CheckFormat("flow f {\n  @retry( # why\n  )\n  step s {\n  }\n}\n",
               "flow f {\n  @retry(  # why\n  )\n  step s {}\n}\n");
-  CheckFormat(InStart("    next a, # why a\n b\n"),
-              InStart("    next a,  # why a\n        b\n"));
+  CheckFormat(InStart("    next a, # why a\n b\n"), InStart("    next a,  # why a\n        b\n"));
   CheckFormat(InStart("    next a,\n  # why b\n b\n"),
               InStart("    next a,\n        # why b\n        b\n"));
   CheckFormat("flow f {\n  param # p\n  x: int = 1\n}\n",
@@ -247,10 +254,10 @@ std::string Perturb(const std::string& text, std::mt19937& random) {
       out += piece;
       continue;
     }
-    size_t newlines = t.kind == Kind::kWhitespace ? std::count(piece.begin(), piece.end(), '\n') : 0;
-    const parse::Token* next = t.kind == Kind::kWhitespace
-                                   ? (i + 1 < tokens.size() ? &tokens[i + 1] : nullptr)
-                                   : &t;
+    size_t newlines =
+        t.kind == Kind::kWhitespace ? std::count(piece.begin(), piece.end(), '\n') : 0;
+    const parse::Token* next =
+        t.kind == Kind::kWhitespace ? (i + 1 < tokens.size() ? &tokens[i + 1] : nullptr) : &t;
     bool before_comment = next != nullptr && next->kind == Kind::kComment;
     size_t lines;
     if (newlines >= 2) {
