@@ -296,5 +296,63 @@ TEST_CASE("format: the layout depends on the tokens, comments and blank lines on
   CHECK(changed == rounds);  // each round really moved something
 }
 
+// The tokens and comments of `text` in the order the layout keeps them: a comma before the
+// comments written just before it, and no comma right before a closing bracket (a broken group
+// gets one, a group on one line loses it).
+std::vector<std::string> TokensAndComments(const std::string& text) {
+  diag::SourceFile file("t.flow", text);
+  using Kind = parse::Token::Kind;
+  std::vector<std::string> moved;
+  for (const parse::Token& t : parse::Lex(file)) {
+    if (t.kind == Kind::kWhitespace) continue;
+    std::string piece = text.substr(t.range.offset, t.range.length);
+    if (t.kind == Kind::kComment) piece.erase(piece.find_last_not_of(" \t") + 1);
+    size_t at = moved.size();
+    while (piece == "," && at > 0 && moved[at - 1][0] == '#') --at;
+    moved.insert(moved.begin() + static_cast<std::ptrdiff_t>(at), piece);
+  }
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < moved.size(); ++i) {
+    size_t next = i + 1;
+    while (next < moved.size() && moved[next][0] == '#') ++next;
+    bool before_closer = next < moved.size() && (moved[next] == ")" || moved[next] == "]" ||
+                                                 moved[next] == "}");
+    if (moved[i] != "," || !before_closer) kept.push_back(moved[i]);
+  }
+  return kept;
+}
+
+TEST_CASE("format: comments anywhere between tokens are all kept, in order, idempotently") {
+  std::mt19937 random(24);
+  std::vector<std::filesystem::path> flows = FlowsThatParse();
+  size_t checked = 0;
+  for (size_t f = 0; f < flows.size(); f += 4) {
+    std::string text = ReadFile(flows[f]);
+    diag::SourceFile file("t.flow", text);
+    std::vector<parse::Token> tokens = parse::Lex(file);
+    for (int round = 0; round < 10; ++round) {
+      // After one token in fifteen: a trailing comment, an own-line one, or one between blank
+      // lines.
+      std::string commented;
+      for (size_t i = 0; i < tokens.size(); ++i) {
+        commented += text.substr(tokens[i].range.offset, tokens[i].range.length);
+        if (tokens[i].kind == parse::Token::Kind::kComment || random() % 15 != 0) continue;
+        const char* forms[] = {" # t{}\n", "\n# o{}  \n", "\n\n  # b{}\n\n"};
+        std::string form = forms[random() % 3];
+        commented += form.replace(form.find("{}"), 2, std::to_string(i));
+      }
+      diag::SourceFile parsed("t.flow", commented);
+      diag::Diagnostics diagnostics;
+      if (!parse::Parse(parsed, diagnostics)) continue;  // a comment that split a token
+      CAPTURE(commented);
+      std::string formatted = Format(commented);
+      CHECK(Format(formatted) == formatted);
+      CHECK(TokensAndComments(formatted) == TokensAndComments(commented));
+      ++checked;
+    }
+  }
+  CHECK(checked > 300);
+}
+
 }  // namespace
 }  // namespace flowc
