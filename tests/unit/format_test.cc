@@ -315,8 +315,8 @@ std::vector<std::string> TokensAndComments(const std::string& text) {
   for (size_t i = 0; i < moved.size(); ++i) {
     size_t next = i + 1;
     while (next < moved.size() && moved[next][0] == '#') ++next;
-    bool before_closer = next < moved.size() && (moved[next] == ")" || moved[next] == "]" ||
-                                                 moved[next] == "}");
+    bool before_closer =
+        next < moved.size() && (moved[next] == ")" || moved[next] == "]" || moved[next] == "}");
     if (moved[i] != "," || !before_closer) kept.push_back(moved[i]);
   }
   return kept;
