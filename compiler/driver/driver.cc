@@ -15,6 +15,7 @@
 #include "compiler/graph/graph.h"
 #include "compiler/ir/graph_to_ir.h"
 #include "compiler/ir/ir_json.h"
+#include "compiler/lsp/lsp.h"
 #include "compiler/parse/parse.h"
 
 #ifndef FLOWC_VERSION
@@ -316,6 +317,11 @@ int Run(int argc, char** argv) {
       ->default_str("dot");
   add_diagnostic_flags(graph);
 
+  CLI::App* lsp = app.add_subcommand(
+      "lsp", "Run the language server (LSP 3.17, JSON-RPC on stdin and stdout) for editors");
+  // vscode-languageclient passes --stdio to a server it starts on stdio; it is the only transport.
+  lsp->add_flag("--stdio", "Talk on stdin and stdout (the default and only transport)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -324,6 +330,7 @@ int Run(int argc, char** argv) {
   }
   if (compile->parsed()) return RunCompile(options);
   if (check->parsed()) return RunCheck(options);
+  if (lsp->parsed()) return lsp::RunLanguageServer(0, 1);
   return RunGraph(options);
 }
 
