@@ -5,6 +5,9 @@
 #                           writes bench/RESULTS.md
 #   bench/run.sh --smoke    sizes 10 and 100, one quick pass, prints the tables (CI)
 #
+# It also runs bench/fmt.sh (flowc fmt next to flowc check at 10,000 steps; 100 in the smoke
+# test), whose bench/FMT.md goes into bench/RESULTS.md.
+#
 # Builds a Release binary in build-release/, generates flows with
 # bench/gen_flow.py (JobSet gets flows without foreach and schedule, which it
 # cannot express), times each compile with hyperfine (process start included,
@@ -139,8 +142,12 @@ if ((smoke)); then
   echo "$growth_table"
   echo
   echo "$added_table"
+  echo
+  bench/fmt.sh "$flowc" 100 --smoke
   exit 0
 fi
+# flowc fmt next to flowc check at 10,000 steps (bench/fmt.sh writes bench/FMT.md).
+bench/fmt.sh "$flowc" 10000 >/dev/null
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
@@ -168,6 +175,7 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
   echo "$added_table"
   echo
   if [ -f bench/PROFILE.md ]; then cat bench/PROFILE.md; fi
+  if [ -f bench/FMT.md ]; then echo; cat bench/FMT.md; fi
   # What @code adds (bench/code.sh writes it).
   if [ -f bench/CODE.md ]; then echo; cat bench/CODE.md; fi
 } > bench/RESULTS.md

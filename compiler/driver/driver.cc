@@ -6,10 +6,11 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "backends/registry.h"
+#include "compiler/driver/diagnostic_printer.h"
 #include "compiler/driver/files.h"
+#include "compiler/driver/fmt_command.h"
 #include "compiler/driver/graph_view.h"
 #include "compiler/driver/spool.h"
 #include "compiler/graph/graph.h"
@@ -105,46 +106,11 @@ std::string_view Extension(std::string_view target) {
   return backends::FindBackend(target)->extension();
 }
 
-// Renders every diagnostic once, in the chosen format, on stderr.
-class DiagnosticPrinter {
- public:
-  explicit DiagnosticPrinter(const Options& options) : options_(options) {}
-
-  // Prints (text) or collects (json, sarif) the diagnostics of one file.
-  void Add(diag::Diagnostics& diagnostics) {
-    if (options_.werror) diagnostics.PromoteWarnings();
-    diagnostics.SortBySource();
-    if (options_.diagnostics_format == "text") {
-      std::cerr << diag::RenderText(diagnostics.all());
-    } else {
-      all_.insert(all_.end(), diagnostics.all().begin(), diagnostics.all().end());
-    }
-  }
-
-  // The json and sarif formats print one document for the whole run.
-  void Finish() {
-    if (options_.diagnostics_format == "json") {
-      std::cerr << diag::RenderJson(all_).dump(2) << "\n";
-    } else if (options_.diagnostics_format == "sarif") {
-      std::cerr << diag::RenderSarif(all_, FLOWC_VERSION).dump(2) << "\n";
-    }
-  }
-
- private:
-  const Options& options_;
-  std::vector<diag::Diagnostic> all_;
-};
-
 // Keeps every SourceFile alive until its diagnostics are printed.
 struct Input {
   std::unique_ptr<diag::SourceFile> file;
   diag::Diagnostics diagnostics;
 };
-
-int IoError(const std::string& message) {
-  std::cerr << "flowc: error: " << message << "\n";
-  return kExitIo;
-}
 
 // The status of a run with errors: a file @code ships that cannot be read is
 // an I/O error (E065), like an input that cannot be read.
@@ -183,7 +149,7 @@ std::unique_ptr<Input> Load(const std::string& path, int* status) {
 // be kept until the exit instead of freed (FlowKeptUntilExit).
 template <typename Compile>
 int ForEachInput(const Options& options, Compile compile) {
-  DiagnosticPrinter printer(options);
+  DiagnosticPrinter printer(options.diagnostics_format, options.werror);
   int status = kExitOk;
   std::vector<std::unique_ptr<Input>> inputs;
   for (const std::string& path : options.inputs) {
@@ -259,7 +225,7 @@ int RunCheck(const Options& options) {
 }
 
 int RunGraph(const Options& options) {
-  DiagnosticPrinter printer(options);
+  DiagnosticPrinter printer(options.diagnostics_format, options.werror);
   int status = kExitOk;
   std::unique_ptr<Input> input = Load(options.inputs[0], &status);
   if (!input) return status;
@@ -317,6 +283,9 @@ int Run(int argc, char** argv) {
       ->default_str("dot");
   add_diagnostic_flags(graph);
 
+  FmtOptions fmt_options;
+  CLI::App* fmt = AddFmtCommand(app, fmt_options);
+
   CLI::App* lsp = app.add_subcommand(
       "lsp", "Run the language server (LSP 3.17, JSON-RPC on stdin and stdout) for editors");
   // vscode-languageclient passes --stdio to a server it starts on stdio; it is the only transport.
@@ -330,6 +299,7 @@ int Run(int argc, char** argv) {
   }
   if (compile->parsed()) return RunCompile(options);
   if (check->parsed()) return RunCheck(options);
+  if (fmt->parsed()) return RunFmt(fmt_options);
   if (lsp->parsed()) return lsp::RunLanguageServer(0, 1);
   return RunGraph(options);
 }

@@ -106,10 +106,14 @@ bool Spool::Commit(std::string* error) {
   }
   if (fd_ < 0 && !Open()) return failed(errno_);
   if (!WriteAll(fd_, memory_)) return failed(errno_);
-  // Keep the mode an ordinary new file would get.
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  if (::fchmod(fd_, 0666 & ~mask) != 0) return failed(errno);
+  // Keep the mode an ordinary new file would get, unless told which.
+  mode_t mode = static_cast<mode_t>(mode_);
+  if (mode_ < 0) {
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  if (::fchmod(fd_, mode) != 0) return failed(errno);
   int closed = ::close(fd_);
   fd_ = -1;
   if (closed != 0) return failed(errno);

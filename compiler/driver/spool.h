@@ -26,6 +26,10 @@ class Spool final : public backends::OutputSink {
 
   void Write(std::string_view text) override;
 
+  // The permission bits the file gets at Commit (flowc fmt keeps a rewritten file's); without
+  // this call, those of a new file.
+  void set_mode(unsigned mode) { mode_ = static_cast<int>(mode & 07777); }
+
   // Makes the text the file's content (atomically: through the rename, so a failure leaves
   // the previous file as it was), or copies it to stdout. Sets `error` on failure.
   bool Commit(std::string* error);
@@ -39,6 +43,7 @@ class Spool final : public backends::OutputSink {
   std::string memory_;
   int fd_ = -1;
   std::string temp_path_;  // "" for an unnamed file
+  int mode_ = -1;           // -1: a new file's
   int errno_ = 0;          // the first failure, reported at Commit
   std::string temp_dir_;   // set when the temporary file could not be made: where it failed
 };

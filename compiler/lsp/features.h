@@ -60,6 +60,10 @@ nlohmann::json PrepareRename(const Snapshot& snapshot, size_t offset, std::strin
 nlohmann::json Rename(const Snapshot& snapshot, size_t offset, const std::string& new_name,
                       std::string* error);
 
+// formatting.cc: the edit that makes the document `flowc fmt`'s output; none when it is
+// formatted already or does not parse.
+nlohmann::json Formatting(const Snapshot& snapshot);
+
 // code_actions.cc
 nlohmann::json CodeActions(const Snapshot& snapshot, size_t begin, size_t end);
 

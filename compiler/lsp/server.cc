@@ -35,6 +35,7 @@ json Capabilities() {
       {"completionProvider", {{"triggerCharacters", {"@", "{", "(", ",", " "}}}},
       {"renameProvider", {{"prepareProvider", true}}},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+      {"documentFormattingProvider", true},
   };
 }
 
@@ -52,6 +53,7 @@ const std::map<std::string_view, Server::Request>& Server::Requests() {
       {"textDocument/prepareRename", &Server::PrepareRenameRequest},
       {"textDocument/rename", &Server::RenameRequest},
       {"textDocument/codeAction", &Server::CodeActionRequest},
+      {"textDocument/formatting", &Server::FormattingRequest},
   };
   return requests;
 }
@@ -237,6 +239,11 @@ Server::Reply Server::CodeActionRequest(const json& params) {
   size_t begin = 0, end = document->text.size();
   LineIndex(document->text).OffsetsOf(Field(params, "range"), &begin, &end);
   return Reply(CodeActions(Snapshot(*document), begin, end));
+}
+
+Server::Reply Server::FormattingRequest(const json& params) {
+  Document* document = Analysed(params);
+  return Reply(document ? Formatting(Snapshot(*document)) : json(nullptr));
 }
 
 void Server::DidOpen(const json& params) {

@@ -68,6 +68,7 @@ class Server {
   Reply PrepareRenameRequest(const nlohmann::json& params);
   Reply RenameRequest(const nlohmann::json& params);
   Reply CodeActionRequest(const nlohmann::json& params);
+  Reply FormattingRequest(const nlohmann::json& params);
   void DidOpen(const nlohmann::json& params);
   void DidChange(const nlohmann::json& params);
   void DidSave(const nlohmann::json& params);

@@ -129,7 +129,7 @@ test('several documents at once, each with its own diagnostics; closing one clea
                    ['E031', 'E011', 'E014', 'E033', 'E025', 'E039']);
   assert.equal((await server.open(other)).diagnostics.length, 0);
   // The good one breaks; the bad one is untouched.
-  const published = await server.change(good.uri, 2, [{ range: rangeOf(good.text, '@kubernetes(gpu=4', 16, 1, 1), text: '0' }]);
+  const published = await server.change(good.uri, 2, [{ range: rangeOf(good.text, '    gpu=4,', 8, 1), text: '0' }]);
   assert.deepEqual(published.diagnostics.map((d) => d.code), ['E033']);
   assert.equal(server.diagnostics.get(bad.uri).diagnostics.length, 6);
   server.diagnostics.delete(bad.uri);

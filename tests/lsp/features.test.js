@@ -6,7 +6,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { SOURCE, Server, killAll, sample, positionOf, rangeOf, rpc } = require('./client');
+const { spawnSync } = require('node:child_process');
+const { FLOWC, SOURCE, Server, killAll, sample, positionOf, rangeOf, rpc } = require('./client');
 
 const nightly = sample('nightly_train.flow');
 let server;
@@ -84,7 +85,7 @@ test('documentSymbol: the flow, its params and steps', async () => {
   const flow = symbols[0];
   assert.equal(flow.name, 'nightly_train');
   assert.equal(flow.kind, 2);
-  assert.deepEqual(flow.range, { start: { line: 1, character: 0 }, end: { line: 47, character: 1 } });
+  assert.deepEqual(flow.range, { start: { line: 1, character: 0 }, end: positionOf(nightly.text, '\n}', 2) });
   assert.deepEqual(flow.selectionRange, rangeOf(nightly.text, 'flow nightly_train', 5, 13));
   assert.deepEqual(flow.children.map((c) => [c.name, c.kind, c.detail]), [
     ['epochs', 13, 'param: int = 3'], ['shards', 13, 'param: list = ["a", "b", "c"]'],
@@ -93,8 +94,8 @@ test('documentSymbol: the flow, its params and steps', async () => {
     ['merge', 12, 'step'], ['end', 12, 'step'],
   ]);
   const train = flow.children[3];
-  assert.deepEqual(train.range, { start: positionOf(nightly.text, '@kubernetes(trainium'),
-                                  end: { line: 21, character: 3 } });
+  assert.deepEqual(train.range, { start: positionOf(nightly.text, '@kubernetes(\n    trainium'),
+                                  end: positionOf(nightly.text, 'next merge\n  }', 14) });
   assert.deepEqual(train.selectionRange, rangeOf(nightly.text, 'step train', 5, 5));
 });
 
@@ -230,6 +231,40 @@ test('a document that does not parse: answers from the last one that did, at the
   // Completion still knows the steps.
   const list = await server.request(rpc.CompletionRequest.type, where('next train, ', 12));
   assert.ok(list.items.some((i) => i.label === 'merge'));
+});
+
+// `text` with LSP `edits` applied (JavaScript strings index UTF-16 units, as LSP positions do).
+function applyEdits(text, edits) {
+  const offset = ({ line, character }) => {
+    let at = 0;
+    for (let l = 0; l < line; l++) at = text.indexOf('\n', at) + 1;
+    return at + character;
+  };
+  const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
+  for (const e of sorted) text = text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));
+  return text;
+}
+
+test('formatting: the edits make flowc fmt\'s output; none when formatted or not parsing', async () => {
+  const format = async (name, text) => {
+    const uri = `file:///tmp/flowc-lsp-test/${name}.flow`;
+    await server.open({ uri, text });
+    return server.request(rpc.DocumentFormattingRequest.type,
+      { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
+  };
+  assert.deepEqual(await format('formatted', nightly.text), []);
+  const messy = '# r\u00e9sum\u00e9 \ud83d\ude00 of a flow\n' + nightly.text
+    .replace('  step start {\n    run', 'step   start{ run')
+    .replace('next train, evaluate', 'next train ,evaluate')
+    .replace('@retry(times=2, minutes_between_retries=5)', '@retry( times = 2,minutes_between_retries=5 )   # \u00e9\ud83d\ude00');
+  const edits = await format('messy', messy);
+  const fmt = spawnSync(FLOWC, ['fmt', '-'], { input: messy, encoding: 'utf8' });
+  assert.equal(fmt.status, 0);
+  assert.equal(applyEdits(messy, edits), fmt.stdout);
+  assert.equal(edits.length, 1);
+  // The edit starts where the text first differs: the prefix before it is kept.
+  assert.deepEqual(edits[0].range.start, positionOf(messy, 'step   start'));
+  assert.deepEqual(await format('broken', nightly.text.replace('step end {', 'step end')), []);
 });
 
 // The pod of `flowc compile samples/nightly_train.flow --target ir`'s step train.

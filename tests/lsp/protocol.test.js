@@ -40,6 +40,7 @@ test('initialize announces UTF-16 positions and every feature', async () => {
     completionProvider: { triggerCharacters: ['@', '{', '(', ',', ' '] },
     renameProvider: { prepareProvider: true },
     codeActionProvider: { codeActionKinds: ['quickfix'] },
+    documentFormattingProvider: true,
   });
   assert.equal(messages[0].result.serverInfo.name, 'flowc');
   assert.deepEqual(messages[1], { jsonrpc: '2.0', id: 99, result: null });
