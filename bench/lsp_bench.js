@@ -19,6 +19,14 @@ function rssKiB(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]);
 }
 
+// CPU time the server has used, in ms (utime + stime of /proc/PID/stat, in clock ticks of
+// 10 ms): on a shared machine the wall time of a change includes the time the server waited
+// for a core, its CPU time does not.
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -72,6 +80,7 @@ async function main() {
   const original = lines[line][0];
   const times = [];
   let version = 1;
+  const cpuBefore = cpuMs(server.proc.pid);
   for (let i = 0; i < 60; i++) {
     const broken = i % 2 === 0;
     version++;
@@ -83,6 +92,7 @@ async function main() {
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     if (broken !== (p.diagnostics.length > 0)) throw new Error(`version ${version}: unexpected diagnostics`);
   }
+  const cpuPerChange = (cpuMs(server.proc.pid) - cpuBefore) / times.length;
   const bigRss = rssKiB(server.proc.pid);
 
   // 2. 10,000 changes of the small document, each analysed; RSS every 1,000.
@@ -111,9 +121,10 @@ async function main() {
   console.log(JSON.stringify({
     steps, bytes: Buffer.byteLength(bigText), open_ms: openMs, first_diagnostics: first.diagnostics.length,
     change_ms: { median: median(times), p90: percentile(times, 0.9), max: Math.max(...times), n: times.length },
+    cpu_ms_per_change: cpuPerChange, load_average: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
     rss_after_big_kib: bigRss,
     small: path.basename(small), changes: 10000, changes_s: changesS, rss_every_1000_kib: rss,
-    documents: 2 + others.length, rss_many_kib: manyRss,
+    documents: new Set([big, small, ...others].map((f) => path.resolve(f))).size, rss_many_kib: manyRss,
   }));
 }
 

@@ -97,7 +97,8 @@ TEST_CASE("lsp documents: incremental changes in UTF-16 ranges, and TextMap") {
   CHECK_FALSE(map.Map(Span{5, 3}).has_value());  // "foo" became "foox": no place
   CHECK(map.Map(Span{9, 1})->offset == 10);    // "{" moved on by one
   CHECK(*map.Unmap(10) == 9);
-  CHECK_FALSE(map.Unmap(8).has_value());       // the "x" typed: no place in the old text
+  CHECK(*map.Unmap(8) == 8);                   // before the "x" typed: where it was typed
+  CHECK_FALSE(TextMap({TextEdit{8, 8, 3}}).Unmap(9).has_value());  // inside what was typed
   // Two edits far apart: what lies between them moves with the first.
   TextMap two({TextEdit{2, 4, 0}, TextEdit{10, 10, 3}});  // "ab[cd]efghijkl" then 3 at 10
   CHECK(two.Map(Span{6, 2})->offset == 4);
