@@ -180,24 +180,31 @@ Server::Reply Server::Shutdown(const json&) {
   return Reply(nullptr);
 }
 
-Server::Reply Server::HoverRequest(const json& params) {
+Server::Reply Server::AtPosition(const json& params, const PositionFeature& feature) {
   size_t offset;
   Document* document = At(params, &offset);
-  return Reply(document ? Hover(Snapshot(*document), offset) : json(nullptr));
+  if (document == nullptr) return Reply(nullptr);
+  std::string error;
+  json result = feature(Snapshot(*document), offset, &error);
+  if (!error.empty()) return Reply(kRequestFailed, error);
+  return Reply(std::move(result));
+}
+
+Server::Reply Server::HoverRequest(const json& params) {
+  return AtPosition(params, [](const Snapshot& s, size_t at, std::string*) { return Hover(s, at); });
 }
 
 Server::Reply Server::DefinitionRequest(const json& params) {
-  size_t offset;
-  Document* document = At(params, &offset);
-  return Reply(document ? Definition(Snapshot(*document), offset) : json(nullptr));
+  return AtPosition(params,
+                    [](const Snapshot& s, size_t at, std::string*) { return Definition(s, at); });
 }
 
 Server::Reply Server::ReferencesRequest(const json& params) {
-  size_t offset;
-  Document* document = At(params, &offset);
   const json& include = Field(Field(params, "context"), "includeDeclaration");
-  return Reply(document ? References(Snapshot(*document), offset, include.is_boolean() && include.get<bool>())
-                        : json(nullptr));
+  bool declaration = include.is_boolean() && include.get<bool>();
+  return AtPosition(params, [declaration](const Snapshot& s, size_t at, std::string*) {
+    return References(s, at, declaration);
+  });
 }
 
 Server::Reply Server::DocumentSymbolRequest(const json& params) {
@@ -206,31 +213,21 @@ Server::Reply Server::DocumentSymbolRequest(const json& params) {
 }
 
 Server::Reply Server::CompletionRequest(const json& params) {
-  size_t offset;
-  Document* document = At(params, &offset);
-  return Reply(document ? Completion(Snapshot(*document), offset) : json(nullptr));
+  return AtPosition(params,
+                    [](const Snapshot& s, size_t at, std::string*) { return Completion(s, at); });
 }
 
 Server::Reply Server::PrepareRenameRequest(const json& params) {
-  size_t offset;
-  Document* document = At(params, &offset);
-  if (document == nullptr) return Reply(nullptr);
-  std::string error;
-  json result = PrepareRename(Snapshot(*document), offset, &error);
-  if (!error.empty()) return Reply(kRequestFailed, error);
-  return Reply(result);
+  return AtPosition(params, PrepareRename);
 }
 
 Server::Reply Server::RenameRequest(const json& params) {
-  size_t offset;
-  Document* document = At(params, &offset);
   const json& name = Field(params, "newName");
   if (!name.is_string()) return Reply(kInvalidParams, "rename needs a newName string");
-  if (document == nullptr) return Reply(nullptr);
-  std::string error;
-  json result = Rename(Snapshot(*document), offset, name.get<std::string>(), &error);
-  if (!error.empty()) return Reply(kRequestFailed, error);
-  return Reply(result);
+  std::string new_name = name.get<std::string>();
+  return AtPosition(params, [&new_name](const Snapshot& s, size_t at, std::string* error) {
+    return Rename(s, at, new_name, error);
+  });
 }
 
 Server::Reply Server::CodeActionRequest(const json& params) {

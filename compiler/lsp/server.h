@@ -21,6 +21,8 @@
 
 namespace flowc::lsp {
 
+struct Snapshot;  // features.h
+
 class Server {
  public:
   using Send = std::function<void(const nlohmann::json&)>;
@@ -57,6 +59,11 @@ class Server {
   // The document and byte offset of a TextDocumentPositionParams.
   Document* At(const nlohmann::json& params, size_t* offset);
   void Publish(Document& document);
+  // Answers a TextDocumentPositionParams request with `feature` at its place; a feature that
+  // refuses (sets its error) gets -32803 with the reason.
+  using PositionFeature =
+      std::function<nlohmann::json(const Snapshot&, size_t offset, std::string* error)>;
+  Reply AtPosition(const nlohmann::json& params, const PositionFeature& feature);
 
   Reply Initialize(const nlohmann::json& params);
   Reply Shutdown(const nlohmann::json& params);

@@ -200,6 +200,17 @@ test('code actions: a quick fix for each did-you-mean', async () => {
     fix("Replace with 'train'", 'next trian', 5, 5, 'train', byCode('E014')),
     fix("Replace with 'region'", '{{regoin}}', 2, 6, 'region', byCode('E025')),
   ]);
+  // A decorator's name keeps its one '@'; a string value stays quoted.
+  for (const [name, needle, skip, length, newText] of [
+    ['unknown_decorator', '@kubernets(', 1, 9, 'kubernetes'],
+    ['enum_value', '"always"', 0, 8, '"Always"']]) {
+    const f = path.join(SOURCE, 'tests/errors', `${name}.flow`);
+    const d = { uri: pathToFileURL(f).href, text: fs.readFileSync(f, 'utf8') };
+    await server.open(d);
+    const [first] = await server.request(rpc.CodeActionRequest.type, {
+      textDocument: { uri: d.uri }, range: rangeOf(d.text, needle, 1, 0), context: { diagnostics: [] } });
+    assert.deepEqual(first.edit.changes[d.uri], [{ range: rangeOf(d.text, needle, skip, length), newText }]);
+  }
   // Only the ones the range touches.
   const one = await server.request(rpc.CodeActionRequest.type, {
     textDocument: { uri: doc.uri }, range: rangeOf(doc.text, 'trian', 0, 0), context: { diagnostics: [] } });
