@@ -26,14 +26,15 @@ std::vector<std::string> DecoratorNames(const std::vector<ast::Decorator>& decor
 void AddReferences(const std::string& text, const ast::Value& literal,
                    std::vector<Occurrence>& out) {
   if (literal.kind != ast::Value::Kind::kString) return;
-  std::string_view token = std::string_view(text).substr(literal.range.offset, literal.range.length);
+  std::string_view token =
+      std::string_view(text).substr(literal.range.offset, literal.range.length);
   for (const graph::Segment& seg : graph::SplitReferences(literal.string).segments) {
     if (seg.kind != graph::Segment::Kind::kParam) continue;
     size_t at = literal.string.find(seg.text, seg.offset + 2);
     uint32_t begin = parse::SourceOffsetOf(token, at);
     uint32_t end = parse::SourceOffsetOf(token, at + seg.text.size());  // the `}` or space after
-    out.push_back({SymbolKind::kParam, seg.text,
-                   Span{literal.range.offset + begin, end - begin}, false});
+    out.push_back(
+        {SymbolKind::kParam, seg.text, Span{literal.range.offset + begin, end - begin}, false});
   }
 }
 
@@ -44,14 +45,21 @@ Outline OutlineOf(const std::string& text, const ast::Flow& flow) {
   while (whole.length > 0 && std::isspace(static_cast<unsigned char>(text[whole.end() - 1]))) {
     --whole.length;
   }
-  outline.flow = Symbol{SymbolKind::kFlow, flow.name.name, SpanOf(flow.name.range), whole, "", "",
+  outline.flow = Symbol{SymbolKind::kFlow,
+                        flow.name.name,
+                        SpanOf(flow.name.range),
+                        whole,
+                        "",
+                        "",
                         DecoratorNames(flow.decorators)};
   std::vector<Occurrence>& occ = outline.occurrences;
   for (const ast::Param& p : flow.params) {
-    Symbol param{SymbolKind::kParam, p.name.name, SpanOf(p.name.range), SpanOf(p.range), "", "", {}};
+    Symbol param{
+        SymbolKind::kParam, p.name.name, SpanOf(p.name.range), SpanOf(p.range), "", "", {}};
     if (p.type) param.type = p.type->name;
     if (p.default_value) {
-      param.default_text = text.substr(p.default_value->range.offset, p.default_value->range.length);
+      param.default_text =
+          text.substr(p.default_value->range.offset, p.default_value->range.length);
     }
     outline.params.push_back(std::move(param));
     occ.push_back({SymbolKind::kParam, p.name.name, SpanOf(p.name.range), true});

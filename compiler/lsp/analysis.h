@@ -36,8 +36,8 @@ struct Symbol {
   std::string name;
   Span name_span;
   Span span;
-  std::string type;           // a param's type as written; "" when inferred
-  std::string default_text;   // a param's default as written; "" for none
+  std::string type;                     // a param's type as written; "" when inferred
+  std::string default_text;             // a param's default as written; "" for none
   std::vector<std::string> decorators;  // a step's or the flow's, by name
 };
 
@@ -64,7 +64,7 @@ struct Analysis {
   diag::Diagnostics diagnostics;           // exactly `flowc check`'s, in its order
   bool parsed = false;                     // false: a syntax error; `outline` is empty
   Outline outline;
-  std::optional<ir::Flow> ir;              // when the flow checks
+  std::optional<ir::Flow> ir;  // when the flow checks
   // What each target reports about the IR (its capability checks and its own): found on the
   // first hover of a step, for "which targets can express it", by pod_summary.cc.
   mutable std::vector<std::pair<std::string, diag::Diagnostics>> target_checks;

@@ -1,6 +1,5 @@
-#include <regex>
-
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "compiler/lsp/features.h"
 

@@ -36,8 +36,9 @@ struct Items {
         {"label", label},
         {"kind", kind},
         {"detail", detail},
-        {"textEdit", {{"range", snapshot.lines.Range(context.word_begin, offset - context.word_begin)},
-                      {"newText", text}}},
+        {"textEdit",
+         {{"range", snapshot.lines.Range(context.word_begin, offset - context.word_begin)},
+          {"newText", text}}},
     };
     if (!documentation.empty()) {
       item["documentation"] = {{"kind", "markdown"}, {"value", documentation}};
@@ -88,8 +89,8 @@ nlohmann::json Completion(const Snapshot& snapshot, size_t offset) {
       break;
     case CursorContext::Kind::kDecoratorName:
       for (const table::DecoratorSpec& spec : table::Table()) {
-        items.Add(std::string(spec.name), kFunction, std::string(spec.doc),
-                  DecoratorMarkdown(spec), std::string(spec.name));
+        items.Add(std::string(spec.name), kFunction, std::string(spec.doc), DecoratorMarkdown(spec),
+                  std::string(spec.name));
       }
       break;
     case CursorContext::Kind::kArgumentName: {
@@ -107,7 +108,8 @@ nlohmann::json Completion(const Snapshot& snapshot, size_t offset) {
       if (snapshot.view.analysis == nullptr) break;
       for (const Symbol& step : snapshot.view.analysis->outline.steps) {
         // `start` begins the flow and a step cannot follow itself: neither can be a target.
-        if (step.name == "start" || step.name == context.step || Contains(context.given, step.name)) {
+        if (step.name == "start" || step.name == context.step ||
+            Contains(context.given, step.name)) {
           continue;
         }
         std::string detail = "step";

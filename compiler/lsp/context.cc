@@ -18,7 +18,9 @@ bool IsString(Kind kind) {
   return kind == Kind::kString || kind == Kind::kRawString || kind == Kind::kUnterminatedString;
 }
 
-bool IsWord(Kind kind) { return kind == Kind::kIdent || (kind >= Kind::kFlow && kind <= Kind::kNull); }
+bool IsWord(Kind kind) {
+  return kind == Kind::kIdent || (kind >= Kind::kFlow && kind <= Kind::kNull);
+}
 
 bool IsIdentChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -58,14 +60,22 @@ size_t Opener(const std::vector<parse::Token>& tokens, size_t index) {
   int depth = 0;
   for (size_t i = index; i != kNone; i = Prev(tokens, i)) {
     switch (tokens[i].kind) {
-      case Kind::kRParen: case Kind::kRBrack: case Kind::kRBrace:
+      case Kind::kRParen:
+      case Kind::kRBrack:
+      case Kind::kRBrace:
         ++depth;
         break;
-      case Kind::kLParen: case Kind::kLBrack: case Kind::kLBrace:
+      case Kind::kLParen:
+      case Kind::kLBrack:
+      case Kind::kLBrace:
         if (depth == 0) return i;
         --depth;
         break;
-      case Kind::kStep: case Kind::kFlow: case Kind::kParam: case Kind::kRun: case Kind::kNext:
+      case Kind::kStep:
+      case Kind::kFlow:
+      case Kind::kParam:
+      case Kind::kRun:
+      case Kind::kNext:
         return kNone;
       default:
         break;
@@ -86,7 +96,8 @@ std::string DecoratorOf(const std::vector<parse::Token>& tokens, std::string_vie
 // Whether string token `index` is a run's command or an element of one.
 bool IsRunString(const std::vector<parse::Token>& tokens, size_t index) {
   size_t p = Prev(tokens, index);
-  while (Is(tokens, p, Kind::kComma) || (p != kNone && IsString(tokens[p].kind))) p = Prev(tokens, p);
+  while (Is(tokens, p, Kind::kComma) || (p != kNone && IsString(tokens[p].kind)))
+    p = Prev(tokens, p);
   if (Is(tokens, p, Kind::kLBrack)) p = Prev(tokens, p);
   return Is(tokens, p, Kind::kRun);
 }
@@ -112,8 +123,8 @@ size_t TokenAt(const std::vector<parse::Token>& tokens, size_t offset) {
   return inside ? i : tokens.size();
 }
 
-bool ReferenceAt(const parse::Token& token, std::string_view text, size_t offset,
-                 std::string* name, size_t* begin, size_t* end) {
+bool ReferenceAt(const parse::Token& token, std::string_view text, size_t offset, std::string* name,
+                 size_t* begin, size_t* end) {
   std::string_view body = TextOf(token, text);
   size_t base = token.range.offset;
   for (size_t open = body.find("{{"); open != std::string_view::npos;
@@ -232,7 +243,8 @@ CursorContext CompletionContext(const std::vector<parse::Token>& tokens, std::st
       if (depth-- == 0) break;
     }
     if (k == Kind::kStep || k == Kind::kFlow || k == Kind::kAt) break;
-    if (depth == 0 && k == Kind::kIdent && i != word && Is(tokens, Next(tokens, i), Kind::kEquals)) {
+    if (depth == 0 && k == Kind::kIdent && i != word &&
+        Is(tokens, Next(tokens, i), Kind::kEquals)) {
       context.given.emplace_back(TextOf(tokens[i], text));
     }
   }

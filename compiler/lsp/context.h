@@ -48,8 +48,8 @@ bool DecoratorAt(const std::vector<parse::Token>& tokens, std::string_view text,
 
 // Inside the string token `token` at `offset`, the `{{reference}}` name the offset is on
 // ({{item}}, {{run_id}}, a param, ...) and its byte span; false when there is none.
-bool ReferenceAt(const parse::Token& token, std::string_view text, size_t offset,
-                 std::string* name, size_t* begin, size_t* end);
+bool ReferenceAt(const parse::Token& token, std::string_view text, size_t offset, std::string* name,
+                 size_t* begin, size_t* end);
 
 }  // namespace flowc::lsp
 

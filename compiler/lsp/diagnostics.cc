@@ -8,9 +8,10 @@ nlohmann::json ToLspDiagnostic(const diag::Diagnostic& d, const std::string& uri
   nlohmann::json related = nlohmann::json::array();
   for (const diag::Note& note : d.notes) {
     if (note.range.valid()) {
-      related.push_back({{"location", {{"uri", uri},
-                                       {"range", lines.Range(note.range.offset, note.range.length)}}},
-                         {"message", note.message}});
+      related.push_back(
+          {{"location",
+            {{"uri", uri}, {"range", lines.Range(note.range.offset, note.range.length)}}},
+           {"message", note.message}});
     } else {
       message += "\nnote: " + note.message;  // a note without a place has no location to carry it
     }

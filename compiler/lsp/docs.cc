@@ -16,10 +16,14 @@ std::string Number(double value) {
 
 std::string TypeName(const table::ArgSpec& arg) {
   switch (arg.type) {
-    case table::ArgType::kInt: return "integer";
-    case table::ArgType::kNumber: return "number";
-    case table::ArgType::kString: return "string";
-    case table::ArgType::kBool: return "bool";
+    case table::ArgType::kInt:
+      return "integer";
+    case table::ArgType::kNumber:
+      return "number";
+    case table::ArgType::kString:
+      return "string";
+    case table::ArgType::kBool:
+      return "bool";
     case table::ArgType::kEnum: {
       std::string choices(arg.choices);
       std::string out = "one of ";
@@ -32,12 +36,18 @@ std::string TypeName(const table::ArgSpec& arg) {
       }
       return out;
     }
-    case table::ArgType::kSize: return "size (integer MB, or a quantity string such as \"16Gi\")";
-    case table::ArgType::kStringList: return "list of strings";
-    case table::ArgType::kStringMap: return "map of string to string";
-    case table::ArgType::kNodeSelector: return "map of string to string, or \"k=v,k2=v2\"";
-    case table::ArgType::kTolerations: return "list of toleration maps";
-    case table::ArgType::kSecurityContext: return "map";
+    case table::ArgType::kSize:
+      return "size (integer MB, or a quantity string such as \"16Gi\")";
+    case table::ArgType::kStringList:
+      return "list of strings";
+    case table::ArgType::kStringMap:
+      return "map of string to string";
+    case table::ArgType::kNodeSelector:
+      return "map of string to string, or \"k=v,k2=v2\"";
+    case table::ArgType::kTolerations:
+      return "list of toleration maps";
+    case table::ArgType::kSecurityContext:
+      return "map";
   }
   return "value";
 }

@@ -1,9 +1,8 @@
 #include "compiler/lsp/documents.h"
 
 #include <algorithm>
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "compiler/lsp/position.h"
 
@@ -20,7 +19,8 @@ TextEdit TextMap::Diff(std::string_view from, std::string_view to) {
   size_t prefix = 0;
   while (prefix < shorter && from[prefix] == to[prefix]) ++prefix;
   size_t suffix = 0;
-  while (suffix < shorter - prefix && from[from.size() - 1 - suffix] == to[to.size() - 1 - suffix]) {
+  while (suffix < shorter - prefix &&
+         from[from.size() - 1 - suffix] == to[to.size() - 1 - suffix]) {
     ++suffix;
   }
   return TextEdit{static_cast<uint32_t>(prefix), static_cast<uint32_t>(from.size() - suffix),

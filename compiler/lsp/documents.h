@@ -14,12 +14,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "compiler/lsp/analysis.h"
 
@@ -59,7 +58,7 @@ struct Document {
   std::shared_ptr<const Analysis> parsed;   // the latest whose text parsed
   std::shared_ptr<const Analysis> lowered;  // the latest with an IR
   std::vector<TextEdit> edits;              // what made `text` of `parsed`'s text
-  bool published = false;  // whether `current`'s diagnostics were sent
+  bool published = false;                   // whether `current`'s diagnostics were sent
 
   // The outline to answer from, and how to move its spans into `text`: the current one, or
   // the latest that parsed. Null `analysis` when no version ever parsed.

@@ -7,10 +7,9 @@
 #define FLOWC_LSP_FEATURES_H_
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "compiler/lsp/documents.h"
 #include "compiler/lsp/position.h"

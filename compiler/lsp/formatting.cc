@@ -18,10 +18,12 @@ nlohmann::json Formatting(const Snapshot& snapshot) {
   std::string_view text = snapshot.text();
   TextEdit diff = TextMap::Diff(text, *formatted);
   uint32_t begin = diff.begin, end = diff.end;
-  while (begin > 0 && ((begin < text.size() && IsContinuation(text[begin])) || text[begin - 1] == '\r')) {
+  while (begin > 0 &&
+         ((begin < text.size() && IsContinuation(text[begin])) || text[begin - 1] == '\r')) {
     --begin;
   }
-  while (end < text.size() && (IsContinuation(text[end]) || (end > 0 && text[end - 1] == '\r'))) ++end;
+  while (end < text.size() && (IsContinuation(text[end]) || (end > 0 && text[end - 1] == '\r')))
+    ++end;
   size_t tail = text.size() - end;  // the suffix kept
   std::string inserted = formatted->substr(begin, formatted->size() - tail - begin);
   edits.push_back({{"range", snapshot.lines.Range(begin, end - begin)}, {"newText", inserted}});

@@ -29,9 +29,13 @@ std::string ParamMarkdown(const Snapshot& snapshot, const std::string& name) {
 std::string BuiltInReference(const std::string& name) {
   if (name == "item") return "**{{item}}**: the element of the foreach whose body holds this step";
   if (name == "run_id") return "**{{run_id}}**: the identifier of the run";
-  if (name == "num_nodes") return "**{{num_nodes}}**: the number of pods of this @parallel gang ($(FLOWC_NUM_NODES))";
-  if (name == "node_index") return "**{{node_index}}**: this pod's index in its @parallel gang, from 0 ($(FLOWC_NODE_INDEX))";
-  if (name == "main_addr") return "**{{main_addr}}**: the address of node 0 of this @parallel gang ($(FLOWC_MAIN_ADDR))";
+  if (name == "num_nodes")
+    return "**{{num_nodes}}**: the number of pods of this @parallel gang ($(FLOWC_NUM_NODES))";
+  if (name == "node_index")
+    return "**{{node_index}}**: this pod's index in its @parallel gang, from 0 "
+           "($(FLOWC_NODE_INDEX))";
+  if (name == "main_addr")
+    return "**{{main_addr}}**: the address of node 0 of this @parallel gang ($(FLOWC_MAIN_ADDR))";
   return "";
 }
 

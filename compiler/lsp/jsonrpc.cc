@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-
 #include <nlohmann/json.hpp>
 
 namespace flowc::lsp {

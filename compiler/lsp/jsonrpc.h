@@ -10,11 +10,10 @@
 #define FLOWC_LSP_JSONRPC_H_
 
 #include <cstddef>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace flowc::lsp {
 

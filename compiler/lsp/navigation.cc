@@ -39,7 +39,8 @@ nlohmann::json References(const Snapshot& snapshot, size_t offset, bool include_
   const Occurrence* occurrence = snapshot.OccurrenceAt(offset, &at);
   if (occurrence == nullptr) return nullptr;
   nlohmann::json out = nlohmann::json::array();
-  for (Span span : snapshot.OccurrencesOf(occurrence->kind, occurrence->name, include_declaration)) {
+  for (Span span :
+       snapshot.OccurrencesOf(occurrence->kind, occurrence->name, include_declaration)) {
     out.push_back(snapshot.Location(span));
   }
   return out;

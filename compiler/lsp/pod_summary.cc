@@ -51,7 +51,8 @@ std::string Claim(const ir::Flow& flow, const ir::PodResourceClaim& claim) {
     std::string out = fmt::format("`{}`: {} (ResourceClaimTemplate `{}`)", claim.name, devices,
                                   claim.template_name);
     for (const std::string& selector : rct->selectors) out += fmt::format(", `{}`", selector);
-    if (!rct->match_attribute.empty()) out += fmt::format(", connected by `{}`", rct->match_attribute);
+    if (!rct->match_attribute.empty())
+      out += fmt::format(", connected by `{}`", rct->match_attribute);
     return out;
   }
   return fmt::format("`{}`: the cluster's ResourceClaimTemplate `{}`", claim.name,
@@ -66,10 +67,14 @@ std::string How(std::string_view target, const ir::Step& step) {
   } else if (step.parallel) {
     gang = fmt::format("a JobSet of {} nodes", step.parallel->nodes);
   }
-  if (target == "argo") return gang.empty() ? "a pod (a container template)" : gang + ", created by a resource template";
-  if (target == "airflow") return gang.empty() ? "a KubernetesPodOperator task" : gang + ", created by the DAG";
+  if (target == "argo")
+    return gang.empty() ? "a pod (a container template)"
+                        : gang + ", created by a resource template";
+  if (target == "airflow")
+    return gang.empty() ? "a KubernetesPodOperator task" : gang + ", created by the DAG";
   if (target == "jobset") {
-    return step.parallel ? fmt::format("a replicated job of {} pods in the flow's JobSet", step.parallel->nodes)
+    return step.parallel ? fmt::format("a replicated job of {} pods in the flow's JobSet",
+                                       step.parallel->nodes)
                          : "a replicated job of the flow's JobSet";
   }
   return gang.empty() ? "a pod" : gang;
@@ -148,7 +153,8 @@ std::string PodSummary(const Analysis& lowered, const std::string& name) {
     if (!refusal.empty()) {
       out += fmt::format("\n- {}: cannot: {}", target, refusal);
     } else if (!elsewhere.empty()) {
-      out += fmt::format("\n- {}: {}, but not this flow: {}", target, How(target, *step), elsewhere);
+      out +=
+          fmt::format("\n- {}: {}, but not this flow: {}", target, How(target, *step), elsewhere);
     } else {
       out += fmt::format("\n- {}: {}", target, How(target, *step));
     }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-
 #include <nlohmann/json.hpp>
 
 namespace flowc::lsp {
@@ -37,7 +36,8 @@ size_t LineIndex::LineEnd(size_t line) const {
 Position LineIndex::PositionOf(size_t offset) const {
   offset = std::min(offset, text_.size());
   size_t line = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), offset) -
-                                    starts_.begin()) - 1;
+                                    starts_.begin()) -
+                1;
   size_t end = std::min(offset, LineEnd(line));
   uint32_t units = 0;
   for (size_t i = starts_[line]; i < end;) {
@@ -90,9 +90,9 @@ bool FromJson(const nlohmann::json& value, Position* position) {
     auto it = value.find(name);
     if (it == value.end() || !it->is_number_integer()) return false;
     // A negative number or one past uint32 is clamped, not wrapped.
-    int64_t n = it->is_number_unsigned() ? static_cast<int64_t>(std::min<uint64_t>(
-                                               it->get<uint64_t>(), UINT32_MAX))
-                                         : it->get<int64_t>();
+    int64_t n = it->is_number_unsigned()
+                    ? static_cast<int64_t>(std::min<uint64_t>(it->get<uint64_t>(), UINT32_MAX))
+                    : it->get<int64_t>();
     *out = static_cast<uint32_t>(std::clamp<int64_t>(n, 0, UINT32_MAX));
     return true;
   };

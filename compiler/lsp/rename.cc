@@ -8,7 +8,8 @@ namespace flowc::lsp {
 namespace {
 
 bool IsKeyword(std::string_view name) {
-  for (std::string_view k : {"flow", "step", "param", "next", "foreach", "run", "true", "false", "null"}) {
+  for (std::string_view k :
+       {"flow", "step", "param", "next", "foreach", "run", "true", "false", "null"}) {
     if (name == k) return true;
   }
   return false;
@@ -17,14 +18,16 @@ bool IsKeyword(std::string_view name) {
 bool IsIdentifier(std::string_view name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
   for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     if (!ok) return false;
   }
   return true;
 }
 
 // The step or param at `offset` that may be renamed, or nullptr with the reason in `error`.
-const Occurrence* Renamable(const Snapshot& snapshot, size_t offset, Span* span, std::string* error) {
+const Occurrence* Renamable(const Snapshot& snapshot, size_t offset, Span* span,
+                            std::string* error) {
   if (!snapshot.current.parsed) {
     *error = "the file has a syntax error: fix it first, so that every reference is found";
     return nullptr;
@@ -34,7 +37,8 @@ const Occurrence* Renamable(const Snapshot& snapshot, size_t offset, Span* span,
     *error = "only a step or a param can be renamed";
     return nullptr;
   }
-  if (occurrence->kind == SymbolKind::kStep && (occurrence->name == "start" || occurrence->name == "end")) {
+  if (occurrence->kind == SymbolKind::kStep &&
+      (occurrence->name == "start" || occurrence->name == "end")) {
     *error = fmt::format("'{}' is where every flow {}: it cannot be renamed", occurrence->name,
                          occurrence->name == "start" ? "begins" : "finishes");
     return nullptr;
@@ -49,8 +53,8 @@ const Occurrence* Renamable(const Snapshot& snapshot, size_t offset, Span* span,
 // Why `name` cannot be the new name of `occurrence`'s symbol, or "".
 std::string Refusal(const Outline& outline, const Occurrence& occurrence, const std::string& name) {
   if (!IsIdentifier(name)) {
-    return fmt::format("'{}' is not a name: write letters, digits and '_', not starting with a digit",
-                       name);
+    return fmt::format(
+        "'{}' is not a name: write letters, digits and '_', not starting with a digit", name);
   }
   if (IsKeyword(name)) return fmt::format("'{}' is a keyword", name);
   bool step = occurrence.kind == SymbolKind::kStep;

@@ -27,7 +27,8 @@ std::string UriOf(const json& params) {
 json Capabilities() {
   return {
       {"positionEncoding", "utf-16"},
-      {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
+      {"textDocumentSync",
+       {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
       {"hoverProvider", true},
       {"definitionProvider", true},
       {"referencesProvider", true},
@@ -191,7 +192,8 @@ Server::Reply Server::AtPosition(const json& params, const PositionFeature& feat
 }
 
 Server::Reply Server::HoverRequest(const json& params) {
-  return AtPosition(params, [](const Snapshot& s, size_t at, std::string*) { return Hover(s, at); });
+  return AtPosition(params,
+                    [](const Snapshot& s, size_t at, std::string*) { return Hover(s, at); });
 }
 
 Server::Reply Server::DefinitionRequest(const json& params) {

@@ -17,9 +17,8 @@ const Occurrence* Snapshot::OccurrenceAt(size_t offset, Span* span) const {
   if (!old) return nullptr;
   const std::vector<Occurrence>& all = view.analysis->outline.occurrences;
   // The last occurrence starting at or before the offset; a cursor right after a name is on it.
-  auto it = std::upper_bound(all.begin(), all.end(), *old, [](uint32_t at, const Occurrence& o) {
-    return at < o.span.offset;
-  });
+  auto it = std::upper_bound(all.begin(), all.end(), *old,
+                             [](uint32_t at, const Occurrence& o) { return at < o.span.offset; });
   if (it == all.begin()) return nullptr;
   const Occurrence& found = *(it - 1);
   if (*old > found.span.end()) return nullptr;

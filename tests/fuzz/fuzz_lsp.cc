@@ -8,11 +8,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <optional>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "compiler/lsp/jsonrpc.h"
 #include "compiler/lsp/server.h"
@@ -22,9 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t piece = 1 + data[0] % 64;
   std::string_view bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
   size_t written = 0;
-  flowc::lsp::Server server([&written](const nlohmann::json& message) {
-    written += flowc::lsp::Frame(message).size();
-  });
+  flowc::lsp::Server server(
+      [&written](const nlohmann::json& message) { written += flowc::lsp::Frame(message).size(); });
   server.Handle({{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"}, {"params", {}}});
   flowc::lsp::FrameReader reader;
   while (!bytes.empty() && !server.exited()) {

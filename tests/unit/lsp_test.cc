@@ -4,10 +4,9 @@
 // protocol library.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "compiler/graph/decorator_table.h"
 #include "compiler/lsp/context.h"
@@ -35,7 +34,7 @@ TEST_CASE("lsp framing: whole messages in any pieces, bad headers skipped") {
   CHECK(reader.skipped() == 0);
 
   FrameReader bad;
-  bad.Feed("Content-Length: x\r\n\r\n{}");          // not a number
+  bad.Feed("Content-Length: x\r\n\r\n{}");           // not a number
   bad.Feed("garbage\r\n\r\n");                       // no Content-Length
   bad.Feed("{\"a\":1}Content-Length: 2\r\n\r\n{}");  // a body whose header was bad, then a good one
   CHECK(Bodies(bad) == std::vector<std::string>{"{}"});
@@ -75,14 +74,16 @@ TEST_CASE("lsp positions: UTF-16 code units, not bytes or code points") {
   CHECK(lines.OffsetOf({0, 99}) == 7);  // past the end of the line: its end, before "\r\n"
   CHECK(lines.OffsetOf({1, 1}) == 10);
   CHECK(lines.OffsetOf({7, 0}) == text.size());
-  CHECK(lines.Range(2, 5) == json::parse(R"({"start":{"line":0,"character":1},"end":{"line":0,"character":4}})"));
+  CHECK(lines.Range(2, 5) ==
+        json::parse(R"({"start":{"line":0,"character":1},"end":{"line":0,"character":4}})"));
 }
 
 TEST_CASE("lsp documents: incremental changes in UTF-16 ranges, and TextMap") {
   DocumentStore store;
   Document& doc = store.Open("file:///w/a%20b.flow", "é😀 x\nyz", 1);
   CHECK(doc.path == "/w/a b.flow");
-  json changes = json::parse(R"([{"range":{"start":{"line":0,"character":4},"end":{"line":0,"character":5}},"text":"Z"},
+  json changes = json::parse(
+      R"([{"range":{"start":{"line":0,"character":4},"end":{"line":0,"character":5}},"text":"Z"},
                                  {"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":1}},"text":""}])");
   CHECK(store.Change(doc, changes, 2));
   CHECK(doc.text == "é😀 Z\nz");
@@ -93,11 +94,11 @@ TEST_CASE("lsp documents: incremental changes in UTF-16 ranges, and TextMap") {
   TextEdit diff = TextMap::Diff("step foo {", "step foox {");
   CHECK((diff.begin == 8 && diff.end == 8 && diff.inserted == 1));
   TextMap map({diff});
-  CHECK(map.Map(Span{0, 4})->offset == 0);     // "step": before the edit, a byte to spare
+  CHECK(map.Map(Span{0, 4})->offset == 0);       // "step": before the edit, a byte to spare
   CHECK_FALSE(map.Map(Span{5, 3}).has_value());  // "foo" became "foox": no place
-  CHECK(map.Map(Span{9, 1})->offset == 10);    // "{" moved on by one
+  CHECK(map.Map(Span{9, 1})->offset == 10);      // "{" moved on by one
   CHECK(*map.Unmap(10) == 9);
-  CHECK(*map.Unmap(8) == 8);                   // before the "x" typed: where it was typed
+  CHECK(*map.Unmap(8) == 8);  // before the "x" typed: where it was typed
   CHECK_FALSE(TextMap({TextEdit{8, 8, 3}}).Unmap(9).has_value());  // inside what was typed
   // Two edits far apart: what lies between them moves with the first.
   TextMap two({TextEdit{2, 4, 0}, TextEdit{10, 10, 3}});  // "ab[cd]efghijkl" then 3 at 10
@@ -126,7 +127,7 @@ TEST_CASE("lsp completion contexts from the tokens of text that does not parse")
   CHECK(args.given == std::vector<std::string>{"cpu", "image"});
   CHECK(ContextOf("@retry(|").kind == Kind::kArgumentName);
   CHECK(ContextOf("@kubernetes(labels={\"a\": \"b\", |").kind == Kind::kNone);  // inside a map
-  CHECK(ContextOf("@kubernetes(cpu=|").kind == Kind::kNone);                   // a value
+  CHECK(ContextOf("@kubernetes(cpu=|").kind == Kind::kNone);                    // a value
 
   CursorContext next = ContextOf("step a { run \"x\" next b, c, |");
   CHECK(next.kind == Kind::kNextTarget);
@@ -142,7 +143,7 @@ TEST_CASE("lsp completion contexts from the tokens of text that does not parse")
   CHECK(ContextOf("step s { run [\"a\", \"{{|\"] }").kind == Kind::kReference);
   CHECK(ContextOf("step s { run \"{{x}} |\" }").kind == Kind::kNone);
   CHECK(ContextOf("@environment(vars={\"A\": \"{{|\"})").kind == Kind::kNone);  // not a run
-  CHECK(ContextOf("# @|").kind == Kind::kNone);  // a comment
+  CHECK(ContextOf("# @|").kind == Kind::kNone);                                 // a comment
 }
 
 TEST_CASE("lsp: every decorator and argument of the table is documented") {
@@ -164,10 +165,14 @@ struct Client {
 TEST_CASE("lsp server: the life cycle and its error codes") {
   Client c;
   c.server.HandleBody("{not json");
-  CHECK(c.sent.back() == json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the message is not JSON"}})"));
+  CHECK(
+      c.sent.back() ==
+      json::parse(
+          R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the message is not JSON"}})"));
   c.server.Handle({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "textDocument/hover"}});
   CHECK(c.sent.back()["error"]["code"] == -32002);
-  c.server.Handle({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "initialize"}, {"params", json::object()}});
+  c.server.Handle(
+      {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "initialize"}, {"params", json::object()}});
   CHECK(c.sent.back()["result"]["capabilities"]["positionEncoding"] == "utf-16");
   c.server.Handle({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "no/such"}});
   CHECK(c.sent.back()["error"]["code"] == -32601);
