@@ -55,6 +55,22 @@ test('hover on a step: its lowered pod and how each target runs it', async () =>
   assert.equal(hover.contents.value, TRAIN_POD);
 });
 
+test('hover on a step of a TrainJob gang with DRA claims: the claim, and the target that cannot', async () => {
+  const doc = sample('trainjob_neuron_gang.flow');
+  await server.open(doc);
+  const hover = await server.request(rpc.HoverRequest.type, at(doc, 'step train', 6));
+  const lines = hover.contents.value.split('\n');
+  for (const line of [
+    "- DRA claims: `neurons`: 16 x neuron.aws.com (ResourceClaimTemplate `pretrain-neuron-0ee001527b`), " +
+      "`device.attributes['neuron.aws.com'].instanceType == 'trn2.48xlarge'`",
+    '- limits: `vpc.amazonaws.com/efa: 16`',
+    '- argo: a TrainJob of 4 nodes, created by a resource template',
+    '- airflow: a TrainJob of 4 nodes, created by the DAG',
+    "- jobset: cannot: step 'train' runs as a Kubeflow Trainer TrainJob, which target 'jobset' cannot " +
+      'express: the whole flow is one JobSet, and a JobSet cannot hold a TrainJob',
+  ]) assert.ok(lines.includes(line), line);
+});
+
 test('definition: from a next target to its step, from a reference and a foreach to the param', async () => {
   const merge = { uri: nightly.uri, range: rangeOf(nightly.text, 'step merge', 5, 5) };
   assert.deepEqual(await server.request(rpc.DefinitionRequest.type, at(nightly, 'next merge', 6)), merge);
