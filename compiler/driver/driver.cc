@@ -17,6 +17,7 @@
 #include "compiler/graph/graph.h"
 #include "compiler/ir/graph_to_ir.h"
 #include "compiler/ir/ir_json.h"
+#include "compiler/lsp/lsp.h"
 #include "compiler/parse/parse.h"
 
 #ifndef FLOWC_VERSION
@@ -303,6 +304,11 @@ int Run(int argc, char** argv) {
   FmtOptions fmt_options;
   CLI::App* fmt = AddFmtCommand(app, fmt_options);
 
+  CLI::App* lsp = app.add_subcommand(
+      "lsp", "Run the language server (LSP 3.17, JSON-RPC on stdin and stdout) for editors");
+  // vscode-languageclient passes --stdio to a server it starts on stdio; it is the only transport.
+  lsp->add_flag("--stdio", "Talk on stdin and stdout (the default and only transport)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -312,6 +318,7 @@ int Run(int argc, char** argv) {
   if (compile->parsed()) return RunCompile(options);
   if (check->parsed()) return RunCheck(options);
   if (fmt->parsed()) return RunFmt(fmt_options);
+  if (lsp->parsed()) return lsp::RunLanguageServer(0, 1);
   return RunGraph(options);
 }
 

@@ -1,8 +1,9 @@
 // The table of decorators: each one's name, where it may be written, and its
 // arguments with their types, ranges, defaults and the Kubernetes rules their
-// values follow. Internal to the decorator checks: decorator_args.cc checks
-// written decorators against it, decorators.cc resolves a step's
-// configuration from it (decorators.h is the interface of all three).
+// values follow, and what each does (`doc`). decorator_args.cc checks written
+// decorators against it, decorators.cc resolves a step's configuration from it
+// (decorators.h is the interface of all three); the language server
+// (compiler/lsp) reads it for hover and completion.
 #ifndef FLOWC_GRAPH_DECORATOR_TABLE_H_
 #define FLOWC_GRAPH_DECORATOR_TABLE_H_
 
@@ -45,6 +46,9 @@ struct ArgSpec {
   std::string_view choices = {};        // kEnum: "a|b|c"
   Rule rule = Rule::kNone;
   std::string_view help = {};  // for a value out of range or against its rule
+  // What the argument does, for people: `flowc lsp` shows it on hover and in completion, so
+  // that the editor's help and the checks read one table and never disagree.
+  std::string_view doc = {};
 };
 
 enum Placement : unsigned { kOnStep = 1, kOnFlow = 2 };
@@ -53,7 +57,14 @@ struct DecoratorSpec {
   std::string_view name;
   unsigned placement;
   std::vector<ArgSpec> args;
+  std::string_view doc = {};  // what the decorator does (as ArgSpec::doc)
 };
+
+// `spec` with its documentation: keeps the table's rows short.
+inline ArgSpec Doc(ArgSpec spec, std::string_view doc) {
+  spec.doc = doc;
+  return spec;
+}
 
 // Every decorator, in the order their names are listed in diagnostics.
 const std::vector<DecoratorSpec>& Table();

@@ -1,0 +1,91 @@
+#include "compiler/lsp/docs.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace flowc::lsp {
+namespace {
+
+std::string Number(double value) {
+  if (std::floor(value) == value && std::fabs(value) < 1e15) {
+    return std::to_string(static_cast<long long>(value));
+  }
+  return fmt::format("{}", value);
+}
+
+std::string TypeName(const table::ArgSpec& arg) {
+  switch (arg.type) {
+    case table::ArgType::kInt:
+      return "integer";
+    case table::ArgType::kNumber:
+      return "number";
+    case table::ArgType::kString:
+      return "string";
+    case table::ArgType::kBool:
+      return "bool";
+    case table::ArgType::kEnum: {
+      std::string choices(arg.choices);
+      std::string out = "one of ";
+      size_t start = 0;
+      for (size_t bar = choices.find('|');; bar = choices.find('|', start)) {
+        if (start > 0) out += ", ";
+        out += "\"" + choices.substr(start, bar - start) + "\"";
+        if (bar == std::string::npos) break;
+        start = bar + 1;
+      }
+      return out;
+    }
+    case table::ArgType::kSize:
+      return "size (integer MB, or a quantity string such as \"16Gi\")";
+    case table::ArgType::kStringList:
+      return "list of strings";
+    case table::ArgType::kStringMap:
+      return "map of string to string";
+    case table::ArgType::kNodeSelector:
+      return "map of string to string, or \"k=v,k2=v2\"";
+    case table::ArgType::kTolerations:
+      return "list of toleration maps";
+    case table::ArgType::kSecurityContext:
+      return "map";
+  }
+  return "value";
+}
+
+const char* Placement(unsigned placement) {
+  if (placement == (table::kOnStep | table::kOnFlow)) return "on a step or on the flow";
+  return placement == table::kOnFlow ? "on the flow only" : "on a step only";
+}
+
+}  // namespace
+
+std::string ArgumentSummary(const table::ArgSpec& arg) {
+  std::string out = TypeName(arg);
+  bool numeric = arg.type == table::ArgType::kInt || arg.type == table::ArgType::kNumber ||
+                 arg.type == table::ArgType::kSize;
+  bool low = numeric && std::isfinite(arg.min);
+  bool high = numeric && std::isfinite(arg.max);
+  if (low && high) {
+    out += fmt::format(" from {} to {}", Number(arg.min), Number(arg.max));
+  } else if (low) {
+    out += fmt::format(" >= {}", Number(arg.min));
+  }
+  if (!arg.default_value.empty()) out += fmt::format(", default {}", arg.default_value);
+  return out;
+}
+
+std::string DecoratorMarkdown(const table::DecoratorSpec& spec) {
+  std::string out = fmt::format("**@{}** ({})\n\n{}\n\nArguments:", spec.name,
+                                Placement(spec.placement), spec.doc);
+  for (const table::ArgSpec& arg : spec.args) {
+    out += fmt::format("\n- `{}`: {}", arg.name, ArgumentSummary(arg));
+  }
+  return out;
+}
+
+std::string ArgumentMarkdown(const table::DecoratorSpec& spec, const table::ArgSpec& arg) {
+  return fmt::format("**{}** of `@{}`: {}\n\n{}", arg.name, spec.name, ArgumentSummary(arg),
+                     arg.doc);
+}
+
+}  // namespace flowc::lsp
