@@ -82,6 +82,17 @@ const std::vector<DecoratorSpec>& Table() {
            "'-' and '.'"},
           {"proc_per_node", ArgType::kInt, 1, kMaxCount},
       }},
+      // @queue: the Kueue LocalQueue (and WorkloadPriorityClass) of the object Kueue admits
+      // for the step. name: the LocalQueue in the step's namespace, a DNS-1123 label.
+      // priority: a WorkloadPriorityClass, a DNS-1123 subdomain.
+      {"queue", kOnStep | kOnFlow, {
+          {"name", ArgType::kString, 0, 0, {}, {}, Rule::kLabel,
+           "name the LocalQueue as it is in the step's namespace: at most 63 lowercase "
+           "letters, digits and '-'"},
+          {"priority", ArgType::kString, 0, 0, {}, {}, Rule::kSubdomain,
+           "name the WorkloadPriorityClass as it is in the cluster: lowercase letters, digits, "
+           "'-' and '.'"},
+      }},
       {"code", kOnStep | kOnFlow, {
           {"files", ArgType::kStringList},
           {"path", ArgType::kString, 0, 0, "\"/workspace\"", {}, Rule::kAbsolutePath},
