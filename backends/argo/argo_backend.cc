@@ -493,7 +493,8 @@ class Renderer {
     out_ << YAML::Value << true;
     Key(out_, "successCondition");
     out_ << YAML::Value
-         << (step.trainjob ? TrainJobSuccessCondition(*step.trainjob, step.queue.has_value()) : kJobSetSucceeded);
+         << (step.trainjob ? TrainJobSuccessCondition(*step.trainjob, step.queue.has_value())
+                           : kJobSetSucceeded);
     Key(out_, "failureCondition");
     out_ << YAML::Value << (step.trainjob ? TrainJobFailureCondition() : kJobSetFailed);
     Key(out_, "manifest");

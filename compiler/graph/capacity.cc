@@ -68,7 +68,8 @@ void WarnCapacity(const std::vector<NamedInstanceType>& types, const CapacityReq
          Count(request.efa.amount, "EFA interface"), "ask for fewer"},
         {request.cpu_millis, type->vcpus * 1000, fmt::format("{} vCPUs", type->vcpus),
          fmt::format("{} CPUs", request.cpu_millis.text), "ask for fewer"},
-        {request.memory_bytes, type->memory_gib << 30, fmt::format("{} GiB of memory", type->memory_gib),
+        {request.memory_bytes, type->memory_gib << 30,
+         fmt::format("{} GiB of memory", type->memory_gib),
          fmt::format("{} of memory", request.memory_bytes.text), "ask for less"},
     };
     for (const Check& check : checks) {

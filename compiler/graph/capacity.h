@@ -32,7 +32,7 @@ struct CapacityRequest {
     diag::SourceRange range;
     bool from_step = false;
   };
-  Ask neuron_devices;          // trainium=, inferentia= or @neuron(devices=N)
+  Ask neuron_devices;                         // trainium=, inferentia= or @neuron(devices=N)
   NeuronFamily family = NeuronFamily::kNone;  // kNone for @neuron, which names no family
   Ask efa;
   Ask cpu_millis;

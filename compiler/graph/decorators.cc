@@ -400,8 +400,8 @@ void WarnInstanceCapacity(const StepConfig& c, const ArgsByName& args, const ast
       ask(c.cpu_millis, CpuQuantity(c.cpu_millis),
           origin("cpu", cpu != nullptr && std::llround(cpu->AsDouble() * 1000) == c.cpu_millis));
   const Value* memory = resources["memory"];
-  request.memory_bytes = ask(c.memory.bytes, c.memory.text,
-                             origin("memory", memory != nullptr && Size(*memory).bytes == c.memory.bytes));
+  bool memory_wins = memory != nullptr && Size(*memory).bytes == c.memory.bytes;
+  request.memory_bytes = ask(c.memory.bytes, c.memory.text, origin("memory", memory_wins));
   WarnCapacity(types, request, step != nullptr, report);
 }
 

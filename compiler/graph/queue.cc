@@ -1,8 +1,8 @@
 #include "compiler/graph/queue.h"
 
-#include <string_view>
-
 #include <fmt/format.h>
+
+#include <string_view>
 
 namespace flowc::graph {
 namespace {
@@ -82,8 +82,9 @@ bool CheckNoKueueLabels(const ast::Value* labels, diag::Reporter& report) {
     if (entry.key != kKueueQueueLabel && entry.key != kKueuePriorityLabel) continue;
     report(Code::kQueue, entry.key_range,
            fmt::format("label '{}' is written by '@queue', not by 'labels'", entry.key))
-        .AddNote("pod labels also reach the pods of a gang's JobSet or TrainJob, which Kueue "
-                 "would then admit a second time")
+        .AddNote(
+            "pod labels also reach the pods of a gang's JobSet or TrainJob, which Kueue "
+            "would then admit a second time")
         .SetHelp(entry.key == kKueueQueueLabel
                      ? fmt::format("write @queue(name=\"{}\") instead", entry.value.string)
                      : fmt::format("write @queue(priority=\"{}\") instead", entry.value.string));

@@ -21,8 +21,8 @@ inline constexpr const char* kKueueQueueLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr const char* kKueuePriorityLabel = "kueue.x-k8s.io/priority-class";
 
 struct QueueConfig {
-  std::string name;      // a LocalQueue; "" only on the flow's, whose steps name their own
-  std::string priority;  // a WorkloadPriorityClass, or ""
+  std::string name;         // a LocalQueue; "" only on the flow's, whose steps name their own
+  std::string priority;     // a WorkloadPriorityClass, or ""
   diag::SourceRange range;  // the step's own @queue, else the flow's
 
   bool operator==(const QueueConfig& o) const { return name == o.name && priority == o.priority; }

@@ -235,7 +235,9 @@ nlohmann::json ValueJson(const ast::Value& v) {
 Queue LowerQueue(const graph::QueueConfig& config) {
   Queue queue{config.name, config.priority, config.range, {}};
   if (!config.name.empty()) queue.labels.emplace_back(graph::kKueueQueueLabel, config.name);
-  if (!config.priority.empty()) queue.labels.emplace_back(graph::kKueuePriorityLabel, config.priority);
+  if (!config.priority.empty()) {
+    queue.labels.emplace_back(graph::kKueuePriorityLabel, config.priority);
+  }
   return queue;
 }
 

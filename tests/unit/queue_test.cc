@@ -2,10 +2,10 @@
 // how a flow's and a step's @queue merge, where each target writes the queue labels (on the
 // object Kueue admits, never on the pods a JobSet or TrainJob owns), and each W005 case as
 // its whole rendered diagnostic.
-#include <string>
-
 #include <doctest/doctest.h>
 #include <yaml-cpp/yaml.h>
+
+#include <string>
 
 #include "backends/airflow/airflow_backend.h"
 #include "backends/argo/argo_backend.h"
@@ -115,10 +115,11 @@ TEST_CASE("queue: argo waits for a queued TrainJob's Complete after its Suspende
   CHECK(trainjob["spec"]["suspend"].as<bool>());
   CHECK(Count(work["resource"]["manifest"].as<std::string>(), "kueue.x-k8s.io") == 1);
   // Unqueued: not suspended, Complete first.
-  std::string plain = Emit(backends::argo::ArgoBackend(), 
-      "flow f {\n  step start { run \"s\" next work }\n  @parallel(nodes=2)\n"
-      "  @trainjob(runtime=\"torch-distributed\")\n  step work { run \"w\" next end }\n"
-      "  step end { run \"e\" }\n}\n");
+  std::string plain =
+      Emit(backends::argo::ArgoBackend(),
+           "flow f {\n  step start { run \"s\" next work }\n  @parallel(nodes=2)\n"
+           "  @trainjob(runtime=\"torch-distributed\")\n  step work { run \"w\" next end }\n"
+           "  step end { run \"e\" }\n}\n");
   YAML::Node unqueued = ArgoTemplate(plain, "work");
   CHECK(unqueued["resource"]["successCondition"].as<std::string>() ==
         "status.conditions.0.type == Complete");
@@ -128,22 +129,23 @@ TEST_CASE("queue: argo waits for a queued TrainJob's Complete after its Suspende
 TEST_CASE("queue: airflow labels a plain step's pod, lets it wait, labels a gang's JobSet") {
   std::string dag = Emit(backends::airflow::AirflowBackend(), kFlowAndStep);
   REQUIRE(!dag.empty());
-  CHECK(Count(dag, "\"kueue.x-k8s.io/queue-name\": \"ml-cpu\"") == 1);  // the pod of `start`
+  CHECK(Count(dag, "\"kueue.x-k8s.io/queue-name\": \"ml-cpu\"") == 1);    // the pod of `start`
   CHECK(Count(dag, "\"kueue.x-k8s.io/queue-name\": \"ml-other\"") == 1);  // and of `end`
   // A year without @timeout, where the operator's 120 s would fail a queued pod.
   CHECK(Count(dag, "startup_timeout_seconds=31536000") == 2);
   // The gang's JobSet, in FLOWC_GANGS: its metadata only.
   CHECK(Count(dag, "kueue.x-k8s.io/queue-name: ml-cpu") == 1);
   CHECK(Count(dag, "kueue.x-k8s.io/priority-class: train-high") == 1);
-  std::string timed = Emit(backends::airflow::AirflowBackend(), 
-      Linear("@queue(name=\"q\")", "@timeout(minutes=5)"));
+  std::string timed = Emit(backends::airflow::AirflowBackend(),
+                           Linear("@queue(name=\"q\")", "@timeout(minutes=5)"));
   CHECK(Count(timed, "startup_timeout_seconds=300") == 1);
   CHECK(Count(Emit(backends::airflow::AirflowBackend(), Linear("", "")), "startup_timeout") == 0);
 }
 
 TEST_CASE("queue: the jobset target labels its one JobSet with the flow's queue") {
-  std::string yaml = Emit(backends::jobset::JobSetBackend(), 
-      Linear("@queue(name=\"ml-cpu\", priority=\"batch-low\")", "@queue(name=\"ml-cpu\")"));
+  std::string yaml =
+      Emit(backends::jobset::JobSetBackend(),
+           Linear("@queue(name=\"ml-cpu\", priority=\"batch-low\")", "@queue(name=\"ml-cpu\")"));
   REQUIRE(!yaml.empty());
   YAML::Node jobset = YAML::Load(yaml);
   CHECK(jobset["metadata"]["labels"][kQueueLabel].as<std::string>() == "ml-cpu");
@@ -153,8 +155,8 @@ TEST_CASE("queue: the jobset target labels its one JobSet with the flow's queue"
 
 TEST_CASE("queue: the jobset target refuses a step queued apart from the flow") {
   std::string errors;
-  CHECK(Emit(backends::jobset::JobSetBackend(), 
-            Linear("@queue(name=\"ml-cpu\")", "@queue(priority=\"high\")"), &errors)
+  CHECK(Emit(backends::jobset::JobSetBackend(),
+             Linear("@queue(name=\"ml-cpu\")", "@queue(priority=\"high\")"), &errors)
             .empty());
   CHECK(errors ==
         "t.flow:4:1: error: step 'work' has queue 'ml-cpu' with priority 'high' but the flow "
@@ -179,8 +181,9 @@ std::string Warnings(const std::string& flow_decorators, const std::string& step
 }
 
 TEST_CASE("W005: more Neuron devices than the named instance type has") {
-  CHECK(Warnings("", "@kubernetes(trainium=8, node_selector={\"node.kubernetes.io/"
-                     "instance-type\": \"trn1.2xlarge\"})") ==
+  CHECK(Warnings("",
+                 "@kubernetes(trainium=8, node_selector={\"node.kubernetes.io/"
+                 "instance-type\": \"trn1.2xlarge\"})") ==
         "t.flow:4:22: warning: the step asks for 8 Neuron devices, but one trn1.2xlarge node "
         "has 1 Neuron device [W005]\n"
         "@kubernetes(trainium=8, node_selector={\"node.kubernetes.io/instance-type\": "
@@ -197,8 +200,9 @@ TEST_CASE("W005: more Neuron devices than the named instance type has") {
 }
 
 TEST_CASE("W005: more memory than the named instance type has, and a request that fits") {
-  std::string out = Warnings("", "@neuron(devices=16, instance_type=\"trn2.48xlarge\")\n"
-                                 "@kubernetes(memory=\"3Ti\", cpu=192, efa=16)");
+  std::string out = Warnings("",
+                             "@neuron(devices=16, instance_type=\"trn2.48xlarge\")\n"
+                             "@kubernetes(memory=\"3Ti\", cpu=192, efa=16)");
   CHECK(out ==
         "t.flow:5:20: warning: the step asks for 3Ti of memory, but one trn2.48xlarge node has "
         "2048 GiB of memory [W005]\n"
@@ -210,15 +214,18 @@ TEST_CASE("W005: more memory than the named instance type has, and a request tha
         "help: ask for less; these figures are the instance's capacity, and a node's "
         "allocatable is less (kubelet and system reservations)\n");
   // Exactly one node's figures: no warning.
-  CHECK(Warnings("", "@neuron(devices=16, instance_type=\"trn2.48xlarge\")\n"
-                     "@kubernetes(memory=\"2Ti\", cpu=192, efa=16)") == "");
-  CHECK(Warnings("", "@kubernetes(inferentia=12, cpu=192, memory=\"768Gi\", node_selector="
-                     "\"node.kubernetes.io/instance-type=inf2.48xlarge\")") == "");
+  CHECK(Warnings("",
+                 "@neuron(devices=16, instance_type=\"trn2.48xlarge\")\n"
+                 "@kubernetes(memory=\"2Ti\", cpu=192, efa=16)") == "");
+  CHECK(Warnings("",
+                 "@kubernetes(inferentia=12, cpu=192, memory=\"768Gi\", node_selector="
+                 "\"node.kubernetes.io/instance-type=inf2.48xlarge\")") == "");
 }
 
 TEST_CASE("W005: the wrong Neuron family, EFA and CPUs, unknown types") {
-  CHECK(Warnings("", "@kubernetes(trainium=1, node_selector={\"node.kubernetes.io/"
-                     "instance-type\": \"inf2.xlarge\"})") ==
+  CHECK(Warnings("",
+                 "@kubernetes(trainium=1, node_selector={\"node.kubernetes.io/"
+                 "instance-type\": \"inf2.xlarge\"})") ==
         "t.flow:4:22: warning: the step asks for Trainium devices, but inf2.xlarge has "
         "Inferentia devices [W005]\n"
         "@kubernetes(trainium=1, node_selector={\"node.kubernetes.io/instance-type\": "
@@ -230,20 +237,26 @@ TEST_CASE("W005: the wrong Neuron family, EFA and CPUs, unknown types") {
         "                                                                           "
         "^~~~~~~~~~~~~\n"
         "help: write 'inferentia' to run on inf2.xlarge, or name a Trainium instance type\n");
-  std::string efa = Warnings("", "@kubernetes(trainium=16, efa=16, cpu=129, node_selector="
-                                 "\"node.kubernetes.io/instance-type=trn1.32xlarge\")");
+  std::string efa = Warnings("",
+                             "@kubernetes(trainium=16, efa=16, cpu=129, node_selector="
+                             "\"node.kubernetes.io/instance-type=trn1.32xlarge\")");
   CHECK(Count(efa, "[W005]") == 2);
-  CHECK(Count(efa, "the step asks for 16 EFA interfaces, but one trn1.32xlarge node has 8 EFA "
-                   "interfaces [W005]") == 1);
-  CHECK(Count(efa, "the step asks for 129 CPUs, but one trn1.32xlarge node has 128 vCPUs "
-                   "[W005]") == 1);
+  CHECK(Count(efa,
+              "the step asks for 16 EFA interfaces, but one trn1.32xlarge node has 8 EFA "
+              "interfaces [W005]") == 1);
+  CHECK(Count(efa,
+              "the step asks for 129 CPUs, but one trn1.32xlarge node has 128 vCPUs "
+              "[W005]") == 1);
   // An instance type flowc has no figures for; memory alone, without Neuron devices.
-  CHECK(Warnings("", "@kubernetes(trainium=64, memory=\"9Ti\", node_selector={\"node."
-                     "kubernetes.io/instance-type\": \"trn3.96xlarge\"})") == "");
-  std::string memory = Warnings("", "@kubernetes(memory=\"64Gi\", node_selector={\"node."
-                                    "kubernetes.io/instance-type\": \"inf2.xlarge\"})");
-  CHECK(Count(memory, "the step asks for 64Gi of memory, but one inf2.xlarge node has 16 GiB "
-                      "of memory [W005]") == 1);
+  CHECK(Warnings("",
+                 "@kubernetes(trainium=64, memory=\"9Ti\", node_selector={\"node."
+                 "kubernetes.io/instance-type\": \"trn3.96xlarge\"})") == "");
+  std::string memory = Warnings("",
+                                "@kubernetes(memory=\"64Gi\", node_selector={\"node."
+                                "kubernetes.io/instance-type\": \"inf2.xlarge\"})");
+  CHECK(Count(memory,
+              "the step asks for 64Gi of memory, but one inf2.xlarge node has 16 GiB "
+              "of memory [W005]") == 1);
   CHECK(Count(memory, "[W005]") == 1);
 }
 
@@ -256,12 +269,14 @@ TEST_CASE("W005: what the flow alone asks is warned once, at the flow") {
   CHECK(Count(c->errors(), "[W005]") == 1);
   CHECK(Count(c->errors(), "t.flow:1:22: warning: the step asks for 32 Neuron devices") == 1);
   // A step's own request under the flow's type: at the step.
-  auto d = Analyze(Linear("@kubernetes(node_selector={\"node.kubernetes.io/instance-type\": "
-                          "\"inf2.8xlarge\"})",
-                          "@kubernetes(inferentia=2)"));
+  auto d =
+      Analyze(Linear("@kubernetes(node_selector={\"node.kubernetes.io/instance-type\": "
+                     "\"inf2.8xlarge\"})",
+                     "@kubernetes(inferentia=2)"));
   REQUIRE(d->flow);
-  CHECK(Count(d->errors(), "t.flow:4:24: warning: the step asks for 2 Neuron devices, but one "
-                           "inf2.8xlarge node has 1 Neuron device [W005]") == 1);
+  CHECK(Count(d->errors(),
+              "t.flow:4:24: warning: the step asks for 2 Neuron devices, but one "
+              "inf2.8xlarge node has 1 Neuron device [W005]") == 1);
   CHECK(Count(d->errors(), "[W005]") == 1);
 }
 
