@@ -231,10 +231,12 @@ nlohmann::json ValueJson(const ast::Value& v) {
   }
 }
 
-// The queue of a step or of the flow, with the labels of the object Kueue admits.
+// The queue of a step or of the flow, with the labels of the object Kueue admits. A flow's
+// @queue may hold only a priority for steps that name their queues: alone, it labels nothing.
 Queue LowerQueue(const graph::QueueConfig& config) {
   Queue queue{config.name, config.priority, config.range, {}};
-  if (!config.name.empty()) queue.labels.emplace_back(graph::kKueueQueueLabel, config.name);
+  if (config.name.empty()) return queue;
+  queue.labels.emplace_back(graph::kKueueQueueLabel, config.name);
   if (!config.priority.empty()) {
     queue.labels.emplace_back(graph::kKueuePriorityLabel, config.priority);
   }

@@ -78,6 +78,18 @@ TEST_CASE("queue: a step's @queue overrides the flow's argument by argument") {
   CHECK(end.labels == ir::KeyValues{{kQueueLabel, "ml-other"}, {kPriorityLabel, "batch-low"}});
   // The pod's own labels stay the step's: the queue labels are not a pod field.
   CHECK(c->step("start").pod.labels.empty());
+  // A flow's priority alone, for steps that name their queues, labels nothing itself.
+  auto priority = Analyze(Linear("@queue(priority=\"p\")\n@kubernetes(cpu=1)", "",
+                                 "run \"w\""));
+  CHECK(!priority->flow);  // `start` and `end` name no queue
+  auto named = Analyze(
+      "@queue(priority=\"p\")\nflow f {\n  @queue(name=\"a\")\n  step start { run \"s\" next "
+      "end }\n  @queue(name=\"b\")\n  step end { run \"e\" }\n}\n");
+  REQUIRE_MESSAGE(named->flow, named->errors());
+  CHECK(named->flow->queue->priority == "p");
+  CHECK(named->flow->queue->labels.empty());
+  CHECK(named->step("end").queue->labels ==
+        ir::KeyValues{{kQueueLabel, "b"}, {kPriorityLabel, "p"}});
   auto none = Analyze(Linear("", ""));
   REQUIRE(none->flow);
   CHECK(!none->flow->queue);
