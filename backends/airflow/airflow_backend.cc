@@ -403,8 +403,10 @@ class DagWriter {
     kw.reserve(kMaxPodOperatorKwargs);  // one block, not five as the list grows
     kw.emplace_back("task_id", PyExpr::Str(task_id));
     kw.emplace_back("name", Rendered(step.k8s_name));
-    AppendPodKwargs(step.pod, std::move(cmds), kw);
+    AppendPodKwargs(step.pod, std::move(cmds), kw,
+                    step.queue ? step.queue->labels : ir::KeyValues());
     AppendControlKwargs(step, kw);
+    AppendQueueKwargs(step, kw);
     return PyExpr::Call(callee, {}, std::move(kw));
   }
 

@@ -86,12 +86,19 @@ PyExpr RenderedMap(const ir::KeyValues& pairs) {
 
 }  // namespace
 
-void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw) {
+void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw,
+                     const ir::KeyValues& admission) {
   auto k8s = [](const char* model, Kwargs args) {
     return PyExpr::Call(fmt::format("k8s.{}", model), {}, std::move(args));
   };
   if (!pod.namespace_.empty()) kw.emplace_back("namespace", Rendered(pod.namespace_));
-  if (!pod.labels.empty()) kw.emplace_back("labels", RenderedMap(pod.labels));
+  if (!admission.empty()) {
+    ir::KeyValues labels = pod.labels;
+    labels.insert(labels.end(), admission.begin(), admission.end());
+    kw.emplace_back("labels", RenderedMap(labels));
+  } else if (!pod.labels.empty()) {
+    kw.emplace_back("labels", RenderedMap(pod.labels));
+  }
   if (!pod.annotations.empty()) kw.emplace_back("annotations", RenderedMap(pod.annotations));
 
   // The container, named as in every other target.
@@ -276,6 +283,18 @@ void AppendControlKwargs(const ir::Step& step, Kwargs& kw, bool with_timeout) {
     kw.emplace_back("execution_timeout", PyExpr::Code(fmt::format("datetime.timedelta(seconds={})",
                                                                   *step.timeout_seconds)));
   }
+}
+
+void AppendQueueKwargs(const ir::Step& step, Kwargs& kw) {
+  if (!step.queue) return;
+  // The provider's pod manager fails a pod still Pending after startup_timeout_seconds
+  // (utils/pod_manager.py await_pod_start); from apache/airflow#49867 the wait to be
+  // scheduled has a bound of its own, schedule_timeout_seconds, which defaults to it. A pod
+  // that Kueue has not admitted is Pending, unscheduled. @timeout bounds the step anyway
+  // (execution_timeout), so the wait gets all of it.
+  constexpr int64_t kYearSeconds = 365 * 24 * 3600;
+  kw.emplace_back("startup_timeout_seconds",
+                  PyExpr::Int(step.timeout_seconds.value_or(kYearSeconds)));
 }
 
 }  // namespace flowc::backends::airflow

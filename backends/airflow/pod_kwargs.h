@@ -45,12 +45,20 @@ PyExpr Raw(std::string_view text);
 // Appends to `kw` the KubernetesPodOperator keyword arguments of `pod`, in
 // ir::Pod's order. `cmds` is the command, already translated (absent for a
 // mapped task, which gets it from expand()).
-void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, PyExpr::Kwargs& kw);
+// `admission` labels follow the pod's own: a plain step's queue labels (ir::Queue), for the
+// pod Kueue admits itself.
+void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, PyExpr::Kwargs& kw,
+                     const ir::KeyValues& admission = {});
+
+// A queued step's startup_timeout_seconds: its pod may wait in its queue, Pending behind
+// Kueue's scheduling gate, for as long as @timeout allows (a year without one), where the
+// operator's default would fail it after 120 s.
+void AppendQueueKwargs(const ir::Step& step, PyExpr::Kwargs& kw);
 
 // How many keyword arguments a KubernetesPodOperator gets at most: its task_id
-// and name, AppendPodKwargs's 19 and AppendControlKwargs's 3. Only room
+// and name, AppendPodKwargs's 19, AppendControlKwargs's 3 and AppendQueueKwargs's 1. Only room
 // reserved ahead: a count too small costs a reallocation, not a wrong DAG.
-inline constexpr size_t kMaxPodOperatorKwargs = 24;
+inline constexpr size_t kMaxPodOperatorKwargs = 25;
 
 // Whether AppendControlKwargs writes a datetime.timedelta.
 bool NeedsDatetime(const ir::Step& step);

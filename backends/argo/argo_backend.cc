@@ -380,10 +380,14 @@ class Renderer {
     const ir::Step& step = flow_.steps[i];
     ArgoStrings strings(
         {RefStyle::kContainer, ir::CommandRefers(step.pod, graph::Segment::Kind::kItem)}, step.pod);
-    if (!step.pod.labels.empty() || !step.pod.annotations.empty()) {
+    // A plain step's pod is what Kueue admits (its pod integration): the queue labels go
+    // on the template's metadata, which Argo gives the pod (kueue site/content/en/docs/tasks/
+    // run/external_workloads/argo_workflow.md, "a different LocalQueue per template").
+    const ir::KeyValues& queue_labels = step.queue ? step.queue->labels : ir::KeyValues();
+    if (!step.pod.labels.empty() || !step.pod.annotations.empty() || !queue_labels.empty()) {
       Key(out, "metadata");
       out << YAML::Value << YAML::BeginMap;
-      k8s::EmitPodMetadataFields(out, step.pod, strings);
+      k8s::EmitPodMetadataFields(out, step.pod, strings, queue_labels);
       out << YAML::EndMap;
     }
     k8s::EmitPlacementFields(out, step.pod, strings);
@@ -489,7 +493,8 @@ class Renderer {
     out_ << YAML::Value << true;
     Key(out_, "successCondition");
     out_ << YAML::Value
-         << (step.trainjob ? TrainJobSuccessCondition(*step.trainjob) : kJobSetSucceeded);
+         << (step.trainjob ? TrainJobSuccessCondition(*step.trainjob, step.queue.has_value())
+                           : kJobSetSucceeded);
     Key(out_, "failureCondition");
     out_ << YAML::Value << (step.trainjob ? TrainJobFailureCondition() : kJobSetFailed);
     Key(out_, "manifest");

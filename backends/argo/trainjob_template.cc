@@ -13,7 +13,7 @@ constexpr int kMaxConditions = 8;
 
 }  // namespace
 
-std::string TrainJobSuccessCondition(const ir::TrainJob& trainjob) {
+std::string TrainJobSuccessCondition(const ir::TrainJob& trainjob, bool queued) {
   if (trainjob.emitted_runtime()) {
     // One replicated job of one Job (replicas 1): succeeded is 1 once all
     // its pods have, which is when the JobSet, and so the TrainJob, is
@@ -21,7 +21,10 @@ std::string TrainJobSuccessCondition(const ir::TrainJob& trainjob) {
     // (plugins/jobset/jobset.go Status).
     return "status.jobsStatus.0.succeeded == 1";
   }
-  return fmt::format("status.conditions.0.type == {}", k8s::kTrainJobComplete);
+  // A TrainJob created suspended has Suspended at index 0 for good: the Trainer sets it True
+  // on its first reconcile and False, in place, once resumed (trainjob_controller.go
+  // setSuspendedCondition, meta.SetStatusCondition), so Complete is appended after it.
+  return fmt::format("status.conditions.{}.type == {}", queued ? 1 : 0, k8s::kTrainJobComplete);
 }
 
 std::string TrainJobFailureCondition() {

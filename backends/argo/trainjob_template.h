@@ -25,8 +25,9 @@ namespace flowc::backends::argo {
 // Succeeded: with flowc's runtime, whose only replicated job is the
 // trainer's, its Job has succeeded (`status.jobsStatus.0.succeeded == 1`),
 // wherever the Complete condition lands; with a referenced runtime, whose
-// jobs flowc does not know, the first condition is Complete.
-std::string TrainJobSuccessCondition(const ir::TrainJob& trainjob);
+// jobs flowc does not know, the first condition is Complete, or with `queued` (@queue: the
+// TrainJob is created suspended, backends/k8s/trainjob.cc) the second, after Suspended.
+std::string TrainJobSuccessCondition(const ir::TrainJob& trainjob, bool queued);
 
 // Failed: any of the (at most 8, the CRD's maxItems) conditions is Failed;
 // the Trainer sets it only with status True (trainjob_controller.go

@@ -126,6 +126,7 @@ class Checker {
       ok_ &= k8s::CheckJobSetNames(flow_, step, {flow_.k8s_name.size(), 1, 0, "<flow>"}, report_);
       CheckDependencies(step);
       CheckTrainJob(step);
+      CheckQueue(step);
     }
     CheckRetries();
     return ok_;
@@ -177,6 +178,33 @@ class Checker {
                         "a TrainJob",
                         step.name))
         .SetHelp("compile with --target argo or --target airflow, which create the TrainJob");
+  }
+
+  // The flow is one JobSet and so one Kueue workload, admitted whole in the flow's queue:
+  // a step cannot wait in a queue of its own.
+  void CheckQueue(const ir::Step& step) {
+    const ir::Queue* flow = flow_.queue ? &*flow_.queue : nullptr;
+    const ir::Queue* own = step.queue ? &*step.queue : nullptr;
+    auto describe = [](const ir::Queue* q) {
+      if (q == nullptr || q->name.empty()) return std::string("no queue");
+      return q->priority.empty()
+                 ? fmt::format("queue '{}'", q->name)
+                 : fmt::format("queue '{}' with priority '{}'", q->name, q->priority);
+    };
+    if (own == nullptr || (flow != nullptr && flow->name == own->name &&
+                           flow->priority == own->priority)) {
+      return;
+    }
+    ok_ = false;
+    auto& d = report_(Code::kUnsupportedByTarget, own->range,
+                      fmt::format("step '{}' has {} but the flow has {}; target 'jobset' runs "
+                                  "the whole flow as one Kueue workload",
+                                  step.name, describe(own), describe(flow)));
+    d.AddNote("Kueue admits the flow's one JobSet at once, for the sum of its steps' requests, "
+              "in the queue on its own labels");
+    if (flow != nullptr) d.AddNote(flow->range, "the flow's '@queue' is written here");
+    d.SetHelp("write '@queue' on the flow alone, or compile with --target argo or --target "
+              "airflow, where each step waits in its own queue");
   }
 
   void CheckDependencies(const ir::Step& step) {
@@ -262,6 +290,9 @@ void EmitFlowJobSet(YAML::Emitter& out, const ir::Flow& flow, const k8s::StringP
     out << YAML::Value;
     k8s::EmitString(out, strings.Literal(end.pod.namespace_));
   }
+  // The flow's JobSet is the one object Kueue admits (every step's queue is the flow's:
+  // Checker); its pods carry no queue labels.
+  if (flow.queue) k8s::EmitLabels(out, flow.queue->labels, strings);
   out << YAML::EndMap;
 
   Key(out, "spec");

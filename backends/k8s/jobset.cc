@@ -153,6 +153,9 @@ void EmitStepJobSet(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::Step
     out << YAML::Value;
     EmitString(out, strings.Literal(step.pod.namespace_));
   }
+  // The gang's JobSet is what Kueue admits, whole (its jobset integration); its pods are not
+  // queued again (kueue site/content/en/docs/tasks/run/jobsets.md).
+  if (step.queue) EmitLabels(out, step.queue->labels, strings);
   out << YAML::EndMap;
   Key(out, "spec");
   out << YAML::Value << YAML::BeginMap;

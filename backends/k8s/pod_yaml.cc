@@ -150,9 +150,20 @@ void EmitSecurityContext(Out& out, const ir::Pod& pod) {
 }
 
 template <class Out>
-void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& strings) {
-  StringMap(out, "labels", pod.labels, strings);
+void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& strings,
+                           const ir::KeyValues& admission) {
+  if (admission.empty()) {
+    StringMap(out, "labels", pod.labels, strings);
+  } else {
+    ir::KeyValues labels = pod.labels;
+    labels.insert(labels.end(), admission.begin(), admission.end());
+    StringMap(out, "labels", labels, strings);
+  }
   StringMap(out, "annotations", pod.annotations, strings);
+}
+
+void EmitLabels(YAML::Emitter& out, const ir::KeyValues& labels, const StringPolicy& strings) {
+  StringMap(out, "labels", labels, strings);
 }
 
 template <class Out>
@@ -338,7 +349,8 @@ void EmitPodTemplate(Out& out, const ir::Pod& pod, const StringPolicy& strings) 
 
 // Every renderer for both outputs (pod_yaml.h).
 #define FLOWC_POD_YAML_FOR(Out)                                                             \
-  template void EmitPodMetadataFields(Out&, const ir::Pod&, const StringPolicy&);           \
+  template void EmitPodMetadataFields(Out&, const ir::Pod&, const StringPolicy&,             \
+                                     const ir::KeyValues&);                                 \
   template void EmitContainer(Out&, const ir::Pod&, const StringPolicy&);                   \
   template void EmitPodSpecFields(Out&, const ir::Pod&, const StringPolicy&);               \
   template void EmitPlacementFields(Out&, const ir::Pod&, const StringPolicy&);             \

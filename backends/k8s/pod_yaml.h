@@ -41,9 +41,12 @@ class StringPolicy {
 // output refused) records them, which costs no YAML formatting. pod_yaml.cc
 // instantiates every one for both.
 //
-// metadata: labels, annotations (namespace is the object's, not the pod's).
+// metadata: labels, annotations (namespace is the object's, not the pod's). `admission`
+// labels follow the pod's own: a plain step's queue labels (ir::Queue), for the pod that Kueue
+// admits itself; a pod template inside a JobSet or TrainJob never gets them.
 template <class Out>
-void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& strings);
+void EmitPodMetadataFields(Out& out, const ir::Pod& pod, const StringPolicy& strings,
+                           const ir::KeyValues& admission = {});
 // The container map (`name`, image, command, env, envFrom, resources,
 // volumeMounts, imagePullPolicy, securityContext, ports), as one YAML map.
 template <class Out>
@@ -83,6 +86,10 @@ template <class Out>
 void EmitImagePullSecrets(Out& out, const ir::Pod& pod, const StringPolicy& strings);
 template <class Out>
 void EmitResourceClaims(Out& out, const ir::Pod& pod, const StringPolicy& strings);
+
+// `labels: {...}` into an open metadata map, nothing for none: the queue labels of the
+// object Kueue admits (ir::Queue), a gang's JobSet or a TrainJob, whose pods never get them.
+void EmitLabels(YAML::Emitter& out, const ir::KeyValues& labels, const StringPolicy& strings);
 
 // A whole PodTemplateSpec (metadata + spec with restartPolicy Never).
 template <class Out>

@@ -179,6 +179,9 @@ void EmitStepTrainJob(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::St
   out << YAML::Value;
   EmitString(out, name);
   if (!pod.namespace_.empty()) StringField(out, "namespace", strings.Literal(pod.namespace_));
+  // The TrainJob is what Kueue admits (its trainjob integration), not the runtime or the pods
+  // (kueue site/content/en/docs/tasks/run/trainjobs.md).
+  if (step.queue) EmitLabels(out, step.queue->labels, strings);
   out << YAML::EndMap;
 
   Key(out, "spec");
@@ -206,6 +209,15 @@ void EmitStepTrainJob(YAML::Emitter& out, const ir::Flow& /*flow*/, const ir::St
   out << YAML::EndMap;
 
   if (referenced) EmitRuntimePatch(out, step, strings);
+  // A queued TrainJob is created suspended, as Kueue's webhook would make it: the Trainer then
+  // records `Suspended` first, and `Complete` after it, at index 1, whoever resumes it
+  // (trainjob_controller.go setSuspendedCondition keeps the condition, False once resumed, in
+  // its place). Argo's success condition for a referenced runtime indexes on that
+  // (backends/argo/trainjob_template.cc).
+  if (step.queue) {
+    Key(out, "suspend");
+    out << YAML::Value << true;
+  }
   // The Trainer fails the TrainJob (reason DeadlineExceeded) and deletes its
   // JobSet when the deadline passes (pkg/controller/trainjob_controller.go
   // reconcileDeadline).

@@ -44,6 +44,12 @@ class GraphBuilder {
     flow_.params = BuildParams(ast_.params, report_);
     FlowDefaults defaults = CheckFlowDecorators(ast_.decorators, report_);
     flow_.schedule = defaults.schedule;
+    flow_.queue = defaults.queue;
+    const ast::Decorator* flow_queue = nullptr;
+    for (const ast::Decorator* d : defaults.decorators) {
+      if (d->name.name == "queue") flow_queue = d;
+    }
+    CheckFlowQueueNamed(flow_queue, ast_.steps, report_);
     RunReferenceCheck references(flow_, report_);
     BuildSteps(defaults, references);
     // The shape of the graph is checked only on well-formed steps and edges.

@@ -238,6 +238,8 @@ class ArgChecker {
         // "ML_Team" is one lowercasing away from a valid name.
         if (CheckDns1123Label(KubernetesName(text)).empty()) {
           help = fmt::format("did you mean '{}'?", KubernetesName(text));
+        } else {
+          help = spec_.help;
         }
         break;
       case Rule::kSubdomain:

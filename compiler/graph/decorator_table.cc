@@ -133,6 +133,18 @@ const std::vector<DecoratorSpec>& Table() {
           Doc({"proc_per_node", ArgType::kInt, 1, kMaxCount},
               "processes per node for the torch policy (numProcPerNode)"),
       }, "runs a @parallel step as a Kubeflow Trainer TrainJob instead of a bare JobSet"},
+      {"queue", kOnStep | kOnFlow, {
+          Doc({"name", ArgType::kString, 0, 0, {}, {}, Rule::kLabel,
+               "name the LocalQueue as it is in the step's namespace: at most 63 lowercase "
+               "letters, digits and '-'"},
+              "the Kueue LocalQueue in the step's namespace (label kueue.x-k8s.io/queue-name); "
+              "a DNS-1123 label"),
+          Doc({"priority", ArgType::kString, 0, 0, {}, {}, Rule::kSubdomain,
+               "name the WorkloadPriorityClass as it is in the cluster: lowercase letters, "
+               "digits, '-' and '.'"},
+              "a Kueue WorkloadPriorityClass (label kueue.x-k8s.io/priority-class)"),
+      }, "admission through Kueue: the queue labels go on the object Kueue admits (a plain "
+         "step's pod, a gang's JobSet, a TrainJob); on the flow, the default of every step"},
       {"code", kOnStep | kOnFlow, {
           Doc({"files", ArgType::kStringList},
               "paths or globs relative to the .flow file's folder, shipped in an immutable "

@@ -11,6 +11,7 @@
 
 #include "compiler/graph/decorator_args.h"
 #include "compiler/graph/decorator_table.h"
+#include "compiler/graph/capacity.h"
 #include "compiler/graph/cron.h"
 #include "compiler/graph/timezone.h"
 
@@ -356,6 +357,54 @@ void WarnUnsizedGuaranteed(const Args& k8s, const Args& resources, const ast::St
       .SetHelp("set cpu and memory in @kubernetes or @resources to the limits the step needs");
 }
 
+// W005: the requests of a step that names its instance type, against that type's figures.
+void WarnInstanceCapacity(const StepConfig& c, const ArgsByName& args, const ast::Step* step,
+                          diag::Reporter& report) {
+  const Args& k8s = args.at("kubernetes");
+  const Args& resources = args.at("resources");
+  const Args& neuron = args.at("neuron");
+  std::vector<NamedInstanceType> types;
+  if (Resolved r = neuron.Get("instance_type"); r.value != nullptr) {
+    types.push_back({r.value->string, r.value->range, r.from_step});
+  }
+  if (Resolved r = k8s.Get("node_selector"); r.value != nullptr) {
+    for (const auto& [key, value] : c.node_selector) {
+      if (key != "node.kubernetes.io/instance-type") continue;
+      const Value* at = r.value->kind == Kind::kString ? r.value : Field(*r.value, key);
+      types.push_back({value, at->range, r.from_step});
+    }
+  }
+  if (types.empty()) return;
+  using Ask = CapacityRequest::Ask;
+  auto ask = [](int64_t amount, std::string text, Resolved r) {
+    return r.value != nullptr ? Ask{amount, std::move(text), r.value->range, r.from_step} : Ask{};
+  };
+  // The larger of @kubernetes and @resources is the request: the one that wrote it asks.
+  auto origin = [&](std::string_view name, bool resources_wins) {
+    Resolved r = resources.Get(name);
+    return r.value != nullptr && resources_wins ? r : k8s.Get(name);
+  };
+  CapacityRequest request;
+  for (std::string_view family : {"trainium", "inferentia"}) {
+    if (Resolved r = k8s.Get(family); r.value != nullptr) {
+      request.neuron_devices = ask(c.neuron, "", r);
+      request.family = family == "trainium" ? NeuronFamily::kTrainium : NeuronFamily::kInferentia;
+    }
+  }
+  if (Resolved r = neuron.Get("devices"); r.value != nullptr) {
+    request.neuron_devices = ask(r.value->int_value, "", r);
+  }
+  request.efa = ask(c.efa, "", k8s.Get("efa"));
+  const Value* cpu = resources["cpu"];
+  request.cpu_millis =
+      ask(c.cpu_millis, CpuQuantity(c.cpu_millis),
+          origin("cpu", cpu != nullptr && std::llround(cpu->AsDouble() * 1000) == c.cpu_millis));
+  const Value* memory = resources["memory"];
+  bool memory_wins = memory != nullptr && Size(*memory).bytes == c.memory.bytes;
+  request.memory_bytes = ask(c.memory.bytes, c.memory.text, origin("memory", memory_wins));
+  WarnCapacity(types, request, step != nullptr, report);
+}
+
 // Checks that need a step's whole configuration. Errors whose values all come
 // from the flow are reported once, for the flow (`step` is null then).
 bool CheckResolved(const StepConfig& c, const ArgsByName& args,
@@ -423,6 +472,7 @@ bool CheckResolved(const StepConfig& c, const ArgsByName& args,
     }
   }
   if (c.guaranteed) WarnUnsizedGuaranteed(k8s, resources, step, report);
+  WarnInstanceCapacity(c, args, step, report);
   return CheckMounts(c, k8s, args.at("code"), step, report) && ok;
 }
 
@@ -470,6 +520,11 @@ bool CheckWhole(const ast::Decorator& decorator, Placement placement, diag::Repo
   const std::string& name = decorator.name.name;
   if (name == "neuron") return CheckNeuronDecorator(decorator, placement == kOnFlow, report);
   if (name == "code") return CheckCodeDecorator(decorator, placement == kOnFlow, report);
+  if (name == "kubernetes") {
+    for (const ast::Argument& arg : decorator.arguments) {
+      if (arg.name.name == "labels") return CheckNoKueueLabels(&arg.value, report);
+    }
+  }
   if (name == "parallel" && decorator.arguments.empty()) {
     report(diag::Code::kMissingArgument, decorator.range, "'@parallel' needs 'nodes'")
         .SetHelp("write @parallel(nodes=4) for a gang of four pods");
@@ -509,6 +564,7 @@ FlowDefaults CheckFlowDecorators(const std::vector<ast::Decorator>& decorators,
     if (d->name.name == "schedule") {
       defaults.schedule = ResolveSchedule(*d, report);
     } else {
+      if (d->name.name == "queue") defaults.queue = FlowQueue(*d);
       if (d->name.name == "code") defaults.code = LoadCode(*d, report);  // once for every step
       defaults.decorators.push_back(d);
     }
@@ -535,6 +591,7 @@ std::optional<StepConfig> ResolveStepConfig(const FlowDefaults& defaults, const 
                                     config.parallel_nodes, report, &ok);
   config.code =
       ResolveCode(Find(defaults.decorators, "code"), defaults.code, Find(own, "code"), report, &ok);
+  config.queue = ResolveQueue(Find(defaults.decorators, "queue"), Find(own, "queue"), report, &ok);
   if (!ok) return std::nullopt;
   if (!CheckResolved(config, args, &step, report)) return std::nullopt;
   config.trainjob = ResolveTrainJob(defaults.decorators, own, config, report, &ok);

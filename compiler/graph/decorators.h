@@ -19,6 +19,7 @@
 #include "compiler/graph/code.h"
 #include "compiler/graph/neuron.h"
 #include "compiler/graph/quantity.h"
+#include "compiler/graph/queue.h"
 #include "compiler/graph/trainjob.h"
 #include "compiler/parse/ast.h"
 #include "compiler/support/shared.h"
@@ -88,6 +89,7 @@ struct StepConfig {
   Boxed<NeuronConfig> neuron_dra;  // @neuron
   Boxed<TrainJobConfig> trainjob;  // @trainjob
   Boxed<CodeConfig> code;          // @code
+  Boxed<QueueConfig> queue;        // @queue
   std::optional<RetryConfig> retry;
   std::optional<int64_t> timeout_seconds;
 };
@@ -107,6 +109,7 @@ struct ScheduleConfig {
 struct FlowDefaults {
   std::vector<const ast::Decorator*> decorators;  // valid step-level ones
   std::optional<ScheduleConfig> schedule;
+  std::optional<QueueConfig> queue;  // the flow's own @queue: the jobset target's one queue
   // The files of the flow's @code, read once for every step; null without
   // one, or when they could not be read (reported once, for the flow).
   std::shared_ptr<const CodeBundle> code;

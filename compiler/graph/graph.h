@@ -65,6 +65,7 @@ struct Flow {
   SourceRange range;
   std::vector<Param> params;
   std::optional<ScheduleConfig> schedule;
+  std::optional<QueueConfig> queue;  // the flow's own @queue
   std::vector<Step> steps;    // declaration order
   std::vector<size_t> order;  // topological, ties in declaration order
   size_t start = 0;

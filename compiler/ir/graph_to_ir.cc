@@ -231,6 +231,18 @@ nlohmann::json ValueJson(const ast::Value& v) {
   }
 }
 
+// The queue of a step or of the flow, with the labels of the object Kueue admits. A flow's
+// @queue may hold only a priority for steps that name their queues: alone, it labels nothing.
+Queue LowerQueue(const graph::QueueConfig& config) {
+  Queue queue{config.name, config.priority, config.range, {}};
+  if (config.name.empty()) return queue;
+  queue.labels.emplace_back(graph::kKueueQueueLabel, config.name);
+  if (!config.priority.empty()) {
+    queue.labels.emplace_back(graph::kKueuePriorityLabel, config.priority);
+  }
+  return queue;
+}
+
 // The objects AddObject added, by kind, namespace and name.
 using ObjectIndex = std::map<std::tuple<size_t, std::string, std::string>, size_t>;
 
@@ -289,6 +301,7 @@ Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
   if (graph.schedule) {
     flow.schedule = Schedule{graph.schedule->cron, graph.schedule->timezone, graph.schedule->range};
   }
+  if (graph.queue) flow.queue = LowerQueue(*graph.queue);
 
   std::vector<size_t> index_of(graph.steps.size());
   for (size_t i = 0; i < graph.order.size(); ++i) index_of[graph.order[i]] = i;
@@ -338,6 +351,7 @@ Flow LowerToIr(graph::Flow graph, const std::string& source_path) {
     if (c.retry) step.retry = Retry{c.retry->times, c.retry->minutes_between_retries};
     step.timeout_seconds = c.timeout_seconds;
     if (c.parallel_nodes) step.parallel = Parallel{*c.parallel_nodes};
+    if (c.queue) step.queue = LowerQueue(*c.queue);
     // A gang on an UltraServer is placed on the nodes of one: JobSet puts
     // each Job of the replicated job on one value of this node label
     // (kubernetes-sigs/jobset pkg/controllers/jobset_controller.go reads

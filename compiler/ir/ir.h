@@ -276,6 +276,18 @@ struct TrainJob {
   bool emitted_runtime() const { return runtime_kind == "TrainingRuntime"; }
 };
 
+// `@queue`: the Kueue LocalQueue and WorkloadPriorityClass of the object Kueue admits for a
+// step, and the labels that say so. A renderer writes `labels` on that object and on no
+// other: a plain step's pod, a @parallel gang's JobSet, a @trainjob step's TrainJob; on the
+// jobset target the flow's one JobSet. Never on the pods a JobSet or TrainJob owns, which
+// Kueue would then admit a second time.
+struct Queue {
+  std::string name;
+  std::string priority;  // "" for none
+  SourceRange range;     // the step's own @queue, else the flow's
+  KeyValues labels;      // kueue.x-k8s.io/queue-name, then kueue.x-k8s.io/priority-class
+};
+
 struct Param {
   using Type = graph::ParamType;
   std::string name;
@@ -314,6 +326,7 @@ struct Step {
   // What few steps have is boxed (compiler/support/shared.h): a pointer each.
   Boxed<Parallel> parallel;
   Boxed<TrainJob> trainjob;  // only with `parallel`
+  Boxed<Queue> queue;        // @queue
 
   // The graph. Indexes into Flow::steps.
   std::vector<size_t> next;          // successors as written
@@ -336,6 +349,9 @@ struct Flow {
   SourceRange range;
   std::vector<Param> params;
   std::optional<Schedule> schedule;
+  // The flow's own @queue (its name may be "" when every step names one): what the jobset
+  // target's one JobSet carries, every step's queue being the same.
+  std::optional<Queue> queue;
   // Every step, in topological order (ties kept in declaration order): a
   // step comes after all its predecessors. steps[0] is `start`, the last is
   // `end`. A deque, each step (448 bytes) allocated on its own: the lowering

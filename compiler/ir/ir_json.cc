@@ -153,6 +153,15 @@ Json ContainerJson(const Pod& pod, SharedParts* parts) {
 
 Json PodJson(const Pod& pod, SharedParts* parts);
 
+// A step's or the flow's @queue, with the labels of the object Kueue admits.
+Json QueueJson(const Queue& queue) {
+  Json q = JsonObject(3);
+  SetIf(q, "name", queue.name);
+  SetIf(q, "priority", queue.priority);
+  SetIf(q, "labels", queue.labels);
+  return q;
+}
+
 // A step; `parts`, when writing text, takes its pod's shared parts.
 Json StepJson(const Flow& flow, const Step& step, SharedParts* parts) {
   auto names = [&](const std::vector<size_t>& indexes) {
@@ -201,6 +210,7 @@ Json StepJson(const Flow& flow, const Step& step, SharedParts* parts) {
     if (step.trainjob->proc_per_node) Add(trainjob, "proc_per_node", *step.trainjob->proc_per_node);
     Add(s, "trainjob", std::move(trainjob));
   }
+  if (step.queue) Add(s, "queue", QueueJson(*step.queue));
   if (!step.objects.empty()) {
     Json objects = JsonArray(step.objects.size());
     for (size_t i : step.objects) objects.push_back(flow.objects[i].name);
@@ -450,6 +460,7 @@ void FlowMembers(const Flow& flow, Out& out) {
       "params", flow.params.size(), [&](size_t i) { return ParamJson(flow.params[i]); },
       Floats::kMaybe);
   if (flow.schedule) out.Member("schedule", ScheduleJson(*flow.schedule));
+  if (flow.queue) out.Member("queue", QueueJson(*flow.queue));
   out.Array("steps", flow.steps.size(),
             [&](size_t i) { return StepJson(flow, flow.steps[i], out.parts()); });
   if (!flow.objects.empty()) {

@@ -57,9 +57,12 @@ class ReadError(Exception):
     """The output cannot be read back (raised when no `problems` list is given)."""
 
 
-def instance(pod, label, bind=None):
-    """One pod a target makes for a step. `bind`: the references it resolved, as text."""
-    return {"pod": pod, "label": label, "bind": dict(bind or {})}
+def instance(pod, label, bind=None, admitted=None):
+    """One pod a target makes for a step. `bind`: the references it resolved, as text.
+    `admitted`: the labels of the object that owns the pod and that Kueue admits in its
+    place (a JobSet, a TrainJob); None for a pod created on its own, which Kueue admits
+    itself."""
+    return {"pod": pod, "label": label, "bind": dict(bind or {}), "admitted": admitted}
 
 
 def _finish(problems, own):
@@ -381,10 +384,12 @@ def argo_pods(yaml_text, ir, problems=None, where=None):
     for step, templates in argo_step_templates(workflow, ir, where, problems).items():
         for tpl in templates:
             at = f"{where}: template {tpl['name']}"
+            admitted = None
             if "resource" in tpl:
                 pod = argo_manifest_pod(tpl, at, problems, runtimes)
-                kind = yaml.safe_load(tpl["resource"]["manifest"]).get("kind")
-                label = f"template {tpl['name']}, {kind} manifest"
+                manifest = yaml.safe_load(tpl["resource"]["manifest"])
+                label = f"template {tpl['name']}, {manifest.get('kind')} manifest"
+                admitted = manifest["metadata"].get("labels") or {}
             else:
                 pod = argo_container_pod(workflow, tpl, at, problems)
                 label = f"template {tpl['name']}"
@@ -392,7 +397,7 @@ def argo_pods(yaml_text, ir, problems=None, where=None):
             # as it is, and differs from the IR.
             pod = map_strings(pod, lambda text: argo_flow_spelling(text, references=False))
             pod = _with_commands(pod, argo_flow_spelling)
-            out.setdefault(step, []).append(instance(pod, label))
+            out.setdefault(step, []).append(instance(pod, label, admitted=admitted))
     _finish(problems, own)
     return out
 
@@ -478,7 +483,8 @@ def jobset_pods(yaml_text, ir, problems=None, where=None):
             continue
         pod = jobset_job_pod(jobset, rjob, f"{where}: replicated Job {rjob['name']}", problems)
         out.setdefault(step_of[rjob["name"]], []).append(
-            instance(pod, f"replicated Job {rjob['name']}", bind))
+            instance(pod, f"replicated Job {rjob['name']}", bind,
+                     admitted=jobset["metadata"].get("labels") or {}))
     _finish(problems, own)
     return out
 
@@ -634,10 +640,12 @@ def airflow_pods(dag_path, ir, problems=None, where=None):
             except (AssertionError, KeyError, ValueError, IndexError) as e:
                 problems.append(f"{where}: cannot place task {record['task_id']}: {e}")
                 continue
+            admitted = None
             if kind == "pods":
                 pod = record["pod"]
             else:
                 created = record["jobset"]
+                admitted = created["body"]["metadata"].get("labels") or {}
                 pod = airflow_created_gang_pod(created, out["objects"], f"{where}: {label}",
                                                problems)
                 label += ", " + created["body"].get("kind", "?")
@@ -647,7 +655,7 @@ def airflow_pods(dag_path, ir, problems=None, where=None):
             # The element is a value (IR foreach items are not escaped for kubelet): the
             # container receives it as it is.
             pods.setdefault(step_name, []).append(
-                instance(pod, label, {"item": item} if item is not None else None))
+                instance(pod, label, {"item": item} if item is not None else None, admitted))
     _finish(problems, own)
     return pods
 

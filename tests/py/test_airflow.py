@@ -165,10 +165,20 @@ class FlowCheck:
                 runs.setdefault(step_name, set()).add(key)
                 expected = expected_pod(step["pod"], self.params, run_id, item)
                 where = f"{self.path}: {readers.airflow_record_label(record)}"
+                # The step's Kueue labels go on what Kueue admits: the task's pod, or the
+                # JobSet or TrainJob it creates (whose pods then have none).
+                queue = (step.get("queue") or {}).get("labels", {})
                 if kind == "pods":
                     actual = record["pod"]
+                    if queue:
+                        expected.setdefault("metadata", {}).setdefault("labels", {}).update(queue)
                 else:
                     actual = self.gang_pod(record["jobset"], step, out["objects"], where)
+                    labels = record["jobset"]["body"]["metadata"].get("labels") or {}
+                    got = {k: v for k, v in labels.items() if k.startswith("kueue.x-k8s.io/")}
+                    if got != queue:
+                        self.fail(f"{where}: the created gang's Kueue labels are {got}, not "
+                                  f"{queue}")
                 self.failures.extend(lib.diff_pods(expected, actual, where))
         for name in self.steps:
             count = len(runs.get(name, ()))

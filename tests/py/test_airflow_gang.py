@@ -14,6 +14,9 @@ was asked to do:
   - the teardown deletes every gang of the step in this run, and no other;
   - a TrainJob (trainer.kubeflow.org/v1alpha1 trainjobs, ended by condition Complete or
     Failed) goes through the same code, its kind and end rules given as data;
+  - Kueue: a JobSet or TrainJob queued (suspended, condition Suspended True), then admitted
+    (Suspended False, kept in its place) is waiting until it ends, and @timeout counts the
+    wait in the queue too;
   - commands are rendered with params and the element, nothing else in the manifest;
 and that no template and no generated DAG sleeps or loops.
 """
@@ -56,6 +59,23 @@ spec:
                       value: "{{ params.lr }}"
 """
 JOBSET_API = ("jobset.x-k8s.io", "v1alpha2", "jobsets")
+# A queued TrainJob as flowc writes it (backends/k8s/trainjob.cc): created suspended.
+TRAINJOB_QUEUED = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: flow-train
+  namespace: ml
+  labels:
+    kueue.x-k8s.io/queue-name: ml-trainium
+spec:
+  runtimeRef: {apiGroup: trainer.kubeflow.org, kind: TrainingRuntime, name: flow-train}
+  trainer:
+    command: [torchrun, "--lr={{ params.lr }}"]
+    numNodes: 2
+  suspend: true
+"""
+TRAINJOB_ENDS = {"failed": [{"condition": "Failed"}], "succeeded": [{"condition": "Complete"}]}
 START = datetime.datetime(2025, 3, 1, 8, 0, 0, tzinfo=datetime.timezone.utc)
 
 
@@ -204,6 +224,35 @@ def main():
     c.expect("timeout: past it, the task fails", isinstance(error, RuntimeError) and
              str(error).endswith("ran past @timeout (3600 s)"), error)
     c.expect("timeout: no gang left", g.names() == [], g.names())
+
+    # Kueue: a queued (suspended) gang is waiting, not failed; its wait counts toward @timeout.
+    for kind, manifest, ends in (("JobSet", JOBSET, None),
+                                 ("TrainJob", TRAINJOB_QUEUED, TRAINJOB_ENDS)):
+        for last, outcome in (("Completed", True), ("Failed", False)):
+            g = Gangs(["Queued", "Queued", "Running", last], manifest=manifest, kind=kind,
+                      ends=ends)
+            ti = TI()
+            # The first poke creates it; the next three read it queued, queued, running.
+            waits = [g.poke(ti, timeout_seconds=3600) for _ in range(4)]
+            done = []
+            error = raises(lambda: done.append(g.poke(ti, timeout_seconds=3600)))
+            c.expect(f"queued {kind} {last}: waits while suspended and running",
+                     waits == [False, False, False, False], waits)
+            c.expect(f"queued {kind} {last}: " + ("done" if outcome else "fails"),
+                     (error is None and done == [True]) if outcome else
+                     isinstance(error, RuntimeError) and " failed: " in str(error),
+                     (error, done))
+        g = Gangs(["Queued"], manifest=manifest, kind=kind, ends=ends)
+        ti = TI()
+        g.poke(ti, timeout_seconds=3600)
+        g.clock.now = START + datetime.timedelta(seconds=3600)
+        c.expect(f"queued {kind}: suspended up to @timeout, still waiting",
+                 g.poke(ti, timeout_seconds=3600) is False)
+        g.clock.now = START + datetime.timedelta(seconds=3601)
+        error = raises(lambda: g.poke(ti, timeout_seconds=3600))
+        c.expect(f"queued {kind}: suspended past @timeout, the task fails and deletes it",
+                 isinstance(error, RuntimeError) and "ran past @timeout" in str(error) and
+                 g.names(kind.lower() + "s") == [], error)
 
     # @retry: a fresh gang per try.
     g = Gangs(["Running", "Failed", "Running", "Completed"])

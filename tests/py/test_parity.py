@@ -9,6 +9,9 @@ expresses the flow:
     target runs: one on Argo and JobSet, one per task run on Airflow (foreach elements);
   - every pod equals the IR's pod for the step, field for field: the pods of @parallel steps
     inside the JobSets that Argo's resource templates and Airflow's tasks create included.
+    Kueue's queue labels (@queue, the IR's step.queue.labels) are on the object Kueue admits
+    and only there: a plain step's pod (then left out of its comparison), else the JobSet or
+    TrainJob that owns the pod, whose pods must not have them.
     Where a target resolved a reference before the pod exists (Airflow's foreach elements,
     the JobSet target's param defaults and run id), the IR's pod gets the same text there,
     and commands are compared as the container receives them (kubelet's `$$`, `$(NAME)`).
@@ -84,6 +87,42 @@ def codes(stderr):
                    if m and m["severity"] == "error"})
 
 
+KUEUE_PREFIX = "kueue.x-k8s.io/"
+
+
+def kueue_labels(labels):
+    return {k: v for k, v in (labels or {}).items() if k.startswith(KUEUE_PREFIX)}
+
+
+def admission_problems(step, inst, where):
+    """The step's queue labels (the IR's) on the object Kueue admits and only there: the pod
+    of a plain step, else the JobSet or TrainJob that owns the pod. Returns (problems, the pod
+    without the labels the target added to it by right)."""
+    want = (step.get("queue") or {}).get("labels", {})
+    pod = inst["pod"]
+    on_pod = kueue_labels(pod.get("metadata", {}).get("labels"))
+    if inst["admitted"] is not None:
+        got = kueue_labels(inst["admitted"])
+        if got != want:
+            return [f"{where}: the object Kueue admits has the Kueue labels {got}, the IR's "
+                    f"queue {want}"], pod  # labels on the pod itself show in the pod's diff
+        return [], pod
+    if on_pod != want:
+        return [f"{where}: the pod, which Kueue admits itself, has the Kueue labels {on_pod}, "
+                f"the IR's queue {want}"], pod
+    if not on_pod:
+        return [], pod
+    pod = json.loads(json.dumps(pod))
+    labels = pod["metadata"]["labels"]
+    for key in on_pod:
+        del labels[key]
+    if not labels:
+        del pod["metadata"]["labels"]
+    if not pod["metadata"]:
+        del pod["metadata"]
+    return [], pod
+
+
 def compare(path, ir, target, pods, params):
     """Diff lines between the IR and the pods a target's reader found. Returns (lines,
     steps compared, Neuron steps compared)."""
@@ -106,12 +145,13 @@ def compare(path, ir, target, pods, params):
             lines.append(f"{where}: {len(instances)} pods, the flow runs it {runs} times: "
                          f"{[i['label'] for i in instances]}")
         for inst in instances:
+            problems, pod = admission_problems(step, inst, f"{where} [{inst['label']}]")
+            lines.extend(problems)
             if inst["bind"]:
                 # Resolved references: commands as the container receives them.
-                expected, actual = r.bound_pod(step["pod"], inst["bind"]), \
-                    r.received_pod(inst["pod"])
+                expected, actual = r.bound_pod(step["pod"], inst["bind"]), r.received_pod(pod)
             else:
-                expected, actual = step["pod"], inst["pod"]
+                expected, actual = step["pod"], pod
             lines.extend(t.diff_pods(expected, actual, f"{where} [{inst['label']}] vs ir"))
         compared += 1
         neuron += is_neuron(step)
@@ -191,6 +231,19 @@ def break_airflow_jobset(text):
         raise AssertionError("no JobSet with a Neuron toleration")
     return head + sep + tail.replace("- key: aws.amazon.com/neuron\n",
                                      "- key: aws.amazon.com/neuron-x\n", 1)
+
+
+def break_airflow_gang_labels(text):
+    """Moves the Kueue labels of the `train` JobSet the DAG creates onto its pods."""
+    head, sep, tail = text.partition('    "train": """\\\n')
+    labels = ("  labels:\n    kueue.x-k8s.io/queue-name: ml-trainium\n"
+              "    kueue.x-k8s.io/priority-class: train-high\n")
+    template = "          template:\n            spec:\n"
+    if not sep or labels not in tail or template not in tail:
+        raise AssertionError("no labelled JobSet 'train'")
+    pod_labels = ("          template:\n            metadata:\n              labels:\n"
+                  "                kueue.x-k8s.io/queue-name: ml-trainium\n            spec:\n")
+    return head + sep + tail.replace(labels, "", 1).replace(template, pod_labels, 1)
 
 
 def break_airflow_claim(text):
@@ -292,6 +345,21 @@ def self_test(outputs, tmp):
            lambda x: re.sub(r"\n  labels:\n(    .*\n)+", "\n", x, count=1),
            r"ResourceClaimTemplate eval-connected-neuron-[0-9a-f]{10}: labels null, the IR's "
            r"\{\"app\.kubernetes\.io/managed-by\": \"flowc\"")
+
+    shared = "samples/shared_cluster.flow"
+    expect("Argo: a plain step's queue label dropped", shared, "argo",
+           lambda x: x.replace("          kueue.x-k8s.io/queue-name: ml-cpu\n", "", 1),
+           r"step 'start': target 'argo' \[template start\]: the pod, which Kueue admits "
+           r"itself, has the Kueue labels \{\}")
+    expect("Airflow: the gang's queue labels moved to its pods", shared, "airflow",
+           break_airflow_gang_labels,
+           r"step 'train': target 'airflow' \[train, JobSet\]: the object Kueue admits has the "
+           r"Kueue labels \{\}")
+    expect("Airflow: the TrainJob's priority changed", shared, "airflow",
+           lambda x: x.replace("kueue.x-k8s.io/priority-class: train-high\n",
+                               "kueue.x-k8s.io/priority-class: other\n", 1),
+           r"step 'finetune': target 'airflow' \[finetune, TrainJob\]: the object Kueue admits "
+           r"has the Kueue labels")
 
     trainjob = "samples/trainjob_neuron_gang.flow"
     expect("Airflow: a TrainJob's argument changed", trainjob, "airflow",

@@ -13,7 +13,9 @@ For every samples/trainjob_*.flow, compiled for Argo 3.7 and 4.1:
   - the runtime's name is `<flow>-<step>-<10 hex digits of SHA-256>` of its IR content;
   - Argo's success and failure conditions, evaluated as Argo does (label selectors over gjson
     paths, workflow/executor/resource.go), give the right answer for the TrainJob's status on
-    every path: running, suspended by Kueue and resumed, complete, failed, past its deadline.
+    every path: running, suspended by Kueue and resumed, complete, failed, past its deadline;
+    with @queue the TrainJob (and the shared-cluster sample's JobSet) carries the step's Kueue
+    labels, its pods none, and it is created suspended; a queued JobSet waits in Argo too.
 A self-test breaks copies of the objects (container name, ancestor label, a patch, the
 torch policy, a condition) and checks that each break is reported.
 """
@@ -35,7 +37,11 @@ FAILED = ",".join(f"status.conditions.{i}.type == Failed" for i in range(8))
 
 
 def samples():
-    return [p for p in t.samples() if os.path.basename(p).startswith("trainjob_")]
+    """The TrainJob samples, the shared-cluster sample (a queued TrainJob, flowc's runtime)
+    and a queued TrainJob with a referenced runtime."""
+    return ([p for p in t.samples() if os.path.basename(p).startswith("trainjob_") or
+             os.path.basename(p) == "shared_cluster.flow"] +
+            [os.path.join("tests", "flows", "trainjob_queued.flow")])
 
 
 def created_trainjob(manifest):
@@ -148,27 +154,105 @@ COMPLETE = ("Complete", "True", "AllJobsCompleted")
 FAILED_JOBS = ("Failed", "True", "FailedJobs")
 DEADLINE = ("Failed", "True", "DeadlineExceeded")
 
-# (name, status, state for flowc's runtime, state for a referenced runtime). A referenced
-# runtime's jobs are unknown, so only the first condition can tell success: a TrainJob that
-# was suspended first (Kueue) has Suspended there, and Argo waits until @timeout fails it.
+# (name, status, state for flowc's runtime, for a referenced runtime, for a referenced runtime
+# and @queue). A referenced runtime's jobs are unknown, so only a condition's place can tell
+# success: an unqueued TrainJob that Kueue suspended anyway has Suspended first, and Argo
+# waits until @timeout fails it; a queued one is created suspended, so Suspended is always
+# first and Complete second (trainjob_controller.go setSuspendedCondition).
 SCENARIOS = [
-    ("just created", status(), "waiting", "waiting"),
-    ("running", status(succeeded=0), "waiting", "waiting"),
-    ("suspended by Kueue", status(SUSPENDED, succeeded=0), "waiting", "waiting"),
-    ("resumed", status(RESUMED, succeeded=0), "waiting", "waiting"),
-    ("complete", status(COMPLETE, succeeded=1), "succeeded", "succeeded"),
-    ("resumed, then complete", status(RESUMED, COMPLETE, succeeded=1), "succeeded", "waiting"),
-    ("failed", status(FAILED_JOBS, succeeded=0), "failed", "failed"),
-    ("resumed, then failed", status(RESUMED, FAILED_JOBS, succeeded=0), "failed", "failed"),
-    ("past its deadline", status(DEADLINE, succeeded=0), "failed", "failed"),
-    ("resumed, past its deadline", status(RESUMED, DEADLINE), "failed", "failed"),
+    ("just created", status(), "waiting", "waiting", "waiting"),
+    ("running", status(succeeded=0), "waiting", "waiting", "waiting"),
+    ("suspended by Kueue", status(SUSPENDED, succeeded=0), "waiting", "waiting", "waiting"),
+    ("resumed", status(RESUMED, succeeded=0), "waiting", "waiting", "waiting"),
+    ("complete", status(COMPLETE, succeeded=1), "succeeded", "succeeded", "waiting"),
+    ("resumed, then complete", status(RESUMED, COMPLETE, succeeded=1), "succeeded", "waiting",
+     "succeeded"),
+    ("failed", status(FAILED_JOBS, succeeded=0), "failed", "failed", "failed"),
+    ("resumed, then failed", status(RESUMED, FAILED_JOBS, succeeded=0), "failed", "failed",
+     "failed"),
+    ("past its deadline", status(DEADLINE, succeeded=0), "failed", "failed", "failed"),
+    ("resumed, past its deadline", status(RESUMED, DEADLINE), "failed", "failed", "failed"),
 ]
+
+
+# A @parallel step's JobSet through Kueue, as the JobSet controller reports it
+# (kubernetes-sigs/jobset pkg/constants: Suspended with reason SuspendedJobs, then False with
+# ResumeJobs, kept in place; terminalState only once it has ended): (name, status, Argo's
+# state).
+def jobset_status(*conditions, terminal=None):
+    out = {"conditions": [{"type": c, "status": st, "reason": r} for c, st, r in conditions]}
+    if terminal:
+        out["terminalState"] = terminal
+    return {"status": out}
+
+
+JOBSET_SCENARIOS = [
+    ("queued (suspended)", jobset_status(("Suspended", "True", "SuspendedJobs")), "waiting"),
+    ("admitted, running", jobset_status(("Suspended", "False", "ResumeJobs")), "waiting"),
+    ("admitted, then completed", jobset_status(("Suspended", "False", "ResumeJobs"),
+                                               ("Completed", "True", "AllJobsCompleted"),
+                                               terminal="Completed"), "succeeded"),
+    ("admitted, then failed", jobset_status(("Suspended", "False", "ResumeJobs"),
+                                            ("Failed", "True", "FailedJobs"),
+                                            terminal="Failed"), "failed"),
+]
+
+
+def check_jobset_conditions(path, failures):
+    """Every JobSet an Argo resource template of `path` creates: queued is waiting, and its
+    Kueue labels are the IR step's, on the JobSet and not on its pods."""
+    ir = t.ir_of(path)
+    steps = {s["k8s_name"]: s for s in ir["steps"]}
+    text = t.run_flowc("compile", path, "--target", "argo", "-o", "-").stdout
+    seen = 0
+    for doc in yaml.safe_load_all(text):
+        if not isinstance(doc, dict) or doc.get("kind") != "WorkflowTemplate":
+            continue
+        for tpl in doc["spec"]["templates"]:
+            resource = tpl.get("resource")
+            manifest = yaml.safe_load(resource["manifest"]) if resource else None
+            if not manifest or manifest.get("kind") != "JobSet":
+                continue
+            seen += 1
+            where = f"{path}: template {tpl['name']}"
+            for name, obj, want in JOBSET_SCENARIOS:
+                got = m.argo_resource_state(obj, resource["successCondition"],
+                                            resource["failureCondition"])
+                if got != want:
+                    failures.append(f"{where}: a JobSet {name}: Argo's wait is {got!r}, not "
+                                    f"{want!r}")
+            step = steps[tpl["name"]]
+            want = (step.get("queue") or {}).get("labels", {})
+            if (manifest["metadata"].get("labels") or {}) != want:
+                failures.append(f"{where}: the JobSet's labels are "
+                                f"{manifest['metadata'].get('labels')}, not {want}")
+            if "kueue.x-k8s.io" in json.dumps(manifest["spec"]):
+                failures.append(f"{where}: a pod of the JobSet has a Kueue label")
+    if seen == 0:
+        failures.append(f"{path}: no JobSet resource template")
+    return seen
+
+
+def check_queue(step, trainjob, where, failures):
+    """The queue labels on the TrainJob, which Kueue admits, created suspended; none on the
+    pods (the runtime's template is checked against the IR's pod by check_parity)."""
+    want = (step.get("queue") or {}).get("labels", {})
+    labels = trainjob["metadata"].get("labels", {})
+    got = {k: v for k, v in labels.items() if k.startswith("kueue.x-k8s.io/")}
+    if got != want:
+        failures.append(f"{where}: the TrainJob's Kueue labels are {got}, not {want}")
+    if trainjob["spec"].get("suspend", False) != bool(want):
+        failures.append(f"{where}: the TrainJob's suspend is {trainjob['spec'].get('suspend')}, "
+                        f"queued: {bool(want)}")
+    for patch in trainjob["spec"].get("runtimePatches", []):
+        if "kueue.x-k8s.io/queue-name" in json.dumps(patch):
+            failures.append(f"{where}: a runtime patch gives the pods a queue label")
 
 
 def check_conditions(step, resource, where, failures):
     emitted = step["trainjob"]["runtime"]["kind"] == "TrainingRuntime"
-    for name, obj, own, referenced in SCENARIOS:
-        want = own if emitted else referenced
+    for name, obj, own, referenced, queued in SCENARIOS:
+        want = own if emitted else queued if "queue" in step else referenced
         try:
             got = m.argo_resource_state(obj, resource["successCondition"],
                                         resource["failureCondition"])
@@ -208,6 +292,7 @@ def check_sample(path, tmp, failures, to_validate):
             at = f"{where}: step '{name}'"
             check_parity(steps[name], trainjob, runtimes, at, failures)
             check_conditions(steps[name], resource, at, failures)
+            check_queue(steps[name], trainjob, at, failures)
             seen += 1
     if seen == 0:
         failures.append(f"{path}: no @trainjob step")
@@ -322,6 +407,7 @@ def main():
     ok, report = t.validate(to_validate.get("objects", []))
     if not ok:
         failures.append(f"validate (TrainJobs as Argo creates them, TrainingRuntimes):\n{report}")
+    checked += check_jobset_conditions(os.path.join("samples", "shared_cluster.flow"), failures)
     for path in paths:
         failures.extend(self_test(path))
     t.finish("test_trainjob", failures, checked)

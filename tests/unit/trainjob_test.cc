@@ -112,9 +112,15 @@ TEST_CASE(
     "runtime's TrainJob, and fails on any Failed condition") {
   ir::TrainJob own{"TrainingRuntime", "r", 8};
   ir::TrainJob referenced{"ClusterTrainingRuntime", "torch-distributed", std::nullopt};
-  CHECK(backends::argo::TrainJobSuccessCondition(own) == "status.jobsStatus.0.succeeded == 1");
-  CHECK(backends::argo::TrainJobSuccessCondition(referenced) ==
+  CHECK(backends::argo::TrainJobSuccessCondition(own, false) ==
+        "status.jobsStatus.0.succeeded == 1");
+  CHECK(backends::argo::TrainJobSuccessCondition(own, true) ==
+        "status.jobsStatus.0.succeeded == 1");
+  CHECK(backends::argo::TrainJobSuccessCondition(referenced, false) ==
         "status.conditions.0.type == Complete");
+  // Queued: created suspended, so Suspended stays first and Complete comes second.
+  CHECK(backends::argo::TrainJobSuccessCondition(referenced, true) ==
+        "status.conditions.1.type == Complete");
   std::string failure = backends::argo::TrainJobFailureCondition();
   CHECK(failure.rfind("status.conditions.0.type == Failed,", 0) == 0);
   CHECK(failure.find("status.conditions.7.type == Failed") != std::string::npos);

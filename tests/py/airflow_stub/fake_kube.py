@@ -13,17 +13,47 @@ import itertools
 
 from kubernetes.client.exceptions import ApiException
 
-def jobset_status(state):
-    """A JobSet's status in `state`: Running (no terminal state), Completed or Failed."""
-    if state == "Running":
-        return {"replicatedJobsStatus": [{"name": "main", "active": 1}]}
+# A gang that Kueue has queued ("Queued" in a script) is suspended (spec.suspend true) until
+# it is admitted; from then on its controller keeps the Suspended condition, False, in its
+# place, and appends the terminal one after it (meta.SetStatusCondition):
+#   JobSet: kubernetes-sigs/jobset pkg/constants JobSetSuspendedReason "SuspendedJobs",
+#     JobSetResumedReason "ResumeJobs"; no terminalState until it has ended;
+#   TrainJob: kubeflow/trainer pkg/controller/trainjob_controller.go setSuspendedCondition,
+#     reasons "Suspended" and "Resumed"; Complete or Failed copied from its JobSet
+#     (plugins/jobset Status).
+def suspended(kind, queued, admitted):
+    """The Suspended condition of a gang that was queued: True while it waits, else False."""
+    if not (queued or admitted):
+        return []
+    reasons = {"JobSet": ("SuspendedJobs", "ResumeJobs"), "TrainJob": ("Suspended", "Resumed")}
+    return [{"type": "Suspended", "status": "True" if queued else "False",
+             "reason": reasons[kind][0 if queued else 1]}]
+
+
+def jobset_status(state, admitted=False):
+    """A JobSet's status in `state`: Queued (suspended), Running (no terminal state),
+    Completed or Failed; `admitted`: it was queued before."""
+    first = suspended("JobSet", state == "Queued", admitted)
+    if state in ("Queued", "Running"):
+        status = {"replicatedJobsStatus": [{"name": "main", "active": 0 if first and
+                                            state == "Queued" else 1}]}
+        if first:
+            status["conditions"] = first
+        return status
     return {"terminalState": state,
-            "conditions": [{"type": state, "status": "True", "reason": "AllJobsCompleted"
-                            if state == "Completed" else "FailedJobs"}]}
+            "conditions": first + [{"type": state, "status": "True", "reason": "AllJobsCompleted"
+                                    if state == "Completed" else "FailedJobs"}]}
 
 
-def trainjob_status(state):
-    """A TrainJob's status: conditions Complete or Failed once it has ended."""
+def trainjob_status(state, admitted=False):
+    """A TrainJob's status: conditions Complete or Failed once it has ended, after Suspended
+    when it was queued."""
+    if admitted or state == "Queued":
+        first = suspended("TrainJob", state == "Queued", admitted)
+        if state in ("Queued", "Running"):
+            return {"conditions": first}
+        kind = "Complete" if state == "Completed" else "Failed"
+        return {"conditions": first + [{"type": kind, "status": "True"}]}
     if state == "Running":
         return {"conditions": [{"type": "Created", "status": "True"}]}
     kind = "Complete" if state == "Completed" else "Failed"
@@ -94,7 +124,10 @@ class FakeKube:
             count = self.reads.get(key, 0)
             self.reads[key] = count + 1
             state = self.gang_script[min(count, len(self.gang_script) - 1)]
-            obj["status"] = status_of(state)
+            admitted = state != "Queued" and "Queued" in self.gang_script[:count]
+            obj["status"] = status_of(state, admitted)
+            if state == "Queued" or admitted:
+                obj.setdefault("spec", {})["suspend"] = state == "Queued"
         return obj
 
     def delete(self, group, version, plural, namespace, name):
