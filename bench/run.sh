@@ -176,6 +176,8 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
   echo
   if [ -f bench/PROFILE.md ]; then cat bench/PROFILE.md; fi
   if [ -f bench/FMT.md ]; then echo; cat bench/FMT.md; fi
+  # Start-up against a static hello-world, and runs that stop early (bench/startup.sh --write).
+  if [ -f bench/STARTUP.md ]; then echo; cat bench/STARTUP.md; fi
   # What @code adds (bench/code.sh writes it).
   if [ -f bench/CODE.md ]; then echo; cat bench/CODE.md; fi
 } > bench/RESULTS.md

@@ -78,10 +78,11 @@ constexpr size_t kRemembered = 64;
 // What yaml-cpp answered for each string it has written in a block collection: true if it
 // wrote the string plain and unchanged. A string is remembered the first time it is written,
 // through yaml-cpp's own Write: its output for the node ends with the string itself exactly
-// when it is plain. (With Auto, yaml-cpp writes a string plain or double-quoted; a quoted
-// form ends with '"', so for it to end with the string, the string would end with '"', which
-// the quoted form escapes as '\"', so the string would end with '\""', and so on without
-// end: no finite string is a suffix of its own quoted form. The empty string is quoted.)
+// when it is plain and does not end with '"'. (With Auto, yaml-cpp writes a string plain or
+// double-quoted, and a quoted form ends with '"': a string that does not end with '"' ends
+// its output only when written plain. One that does can end its own quoted form: `"` is
+// written `"\""`. Such a string is never remembered as plain, and always goes to yaml-cpp.
+// The empty string is quoted.)
 // The output of `out` so far, or at least its last kRemembered bytes.
 std::string_view WrittenBy(const YAML::Emitter& out);
 
@@ -113,7 +114,7 @@ class PlainStrings {
     }
     const std::string_view tail = written.substr(written.size() - text.size());
     const std::string& stored = storage_.emplace_back(text);
-    known_.emplace(stored, !text.empty() && tail == text);
+    known_.emplace(stored, !text.empty() && text.back() != '"' && tail == text);
   }
 
  private:
@@ -124,6 +125,39 @@ class PlainStrings {
   std::deque<std::string> storage_;  // the keys of known_, which point into it
   std::unordered_map<std::string_view, bool> known_;
 };
+
+// yaml-cpp 0.7 writes a string longer than this as a long key when it is a key (emitter.cpp
+// Emitter::Write): ObviouslyPlain leaves those to it.
+constexpr size_t kLongKey = 1024;
+
+// True for a string yaml-cpp 0.7 writes plain in a block collection, found without its test:
+// printable ASCII, no '#', not starting with a space or one of yaml-cpp's indicators
+// (",[]{}#&*!|>'\"%@`", or '-', '?', ':' before a space or the end), no ':' before a space or
+// the end, no space at the end, and not one of the strings yaml-cpp takes for null ("~",
+// "null", "Null", "NULL"). That is every way yaml-cpp's IsValidPlainScalar (emitterutils.cpp)
+// can answer no in a block collection: its start regex (exp.h PlainScalar), its trailing
+// space, and its disallowed regex at each character (EndScalar ": ", BlankOrBreak + Comment
+// " #", NotPrintable, the byte order mark, Break, Tab), all of which need a character outside
+// this set or one of the sequences excluded. False leaves the string to yaml-cpp's own test:
+// most of what a sample writes (names, images, quantities, keys) passes here, and its test
+// cost about 50,000 instructions a string, half of a small Argo compile.
+bool ObviouslyPlain(std::string_view text) {
+  if (text.empty() || text.size() > kLongKey) return false;
+  if (text == "~" || text == "null" || text == "Null" || text == "NULL") return false;
+  static constexpr std::string_view kIndicators = ",[]{}#&*!|>'\"%@`";
+  const char first = text[0];
+  if (first == ' ' || kIndicators.find(first) != std::string_view::npos) return false;
+  if ((first == '-' || first == '?' || first == ':') && (text.size() == 1 || text[1] == ' ')) {
+    return false;
+  }
+  if (text.back() == ' ' || text.back() == ':') return false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c > 0x7E || c == '#') return false;
+    if (c == ':' && text[i + 1] == ' ') return false;  // not last: checked above
+  }
+  return true;
+}
 
 PlainStrings& Known() {
   static PlainStrings known;
@@ -275,6 +309,10 @@ DoubleQuotedStrings::~DoubleQuotedStrings() {
 }
 
 void BlockScalar(YAML::Emitter& out, std::string_view text) {
+  if (ObviouslyPlain(text) && !IsDoubleQuoted(out)) {
+    out.WriteIntegralType(internal::Unchecked{text});
+    return;
+  }
   if (text.size() <= kRemembered && !IsDoubleQuoted(out)) {
     Known().Write(out, text);
     return;

@@ -24,6 +24,9 @@ const std::vector<std::string>& Strings() {
     s.push_back(std::string(65, 'a'));
     s.push_back(std::string(63, 'a') + ":");
     s.push_back(std::string(63, 'a') + " #");
+    // yaml-cpp writes a key longer than 1,024 characters as a long key ("? ...").
+    s.push_back(std::string(1024, 'a'));
+    s.push_back(std::string(1025, 'a'));
     return s;
   }();
   return strings;
@@ -59,6 +62,32 @@ TEST_CASE("BlockScalar writes what yaml-cpp writes") {
           Document(text, [](YAML::Emitter& out, const std::string& s) { BlockScalar(out, s); });
       CHECK(got == expected);
     }
+  }
+}
+
+TEST_CASE("BlockScalar writes what yaml-cpp writes for every short string of its indicators") {
+  // Every string of up to three characters from yaml-cpp's indicators, the characters its
+  // plain-scalar test looks at around them, and a letter: BlockScalar skips that test for the
+  // strings it finds obviously plain, and must write each as yaml-cpp does.
+  const std::string alphabet = std::string("a -:?#,[]{}&*!|>'\"%@`~.\t") + '\0';
+  std::vector<std::string> texts = {""};
+  for (size_t begin = 0, length = 1; length <= 3; ++length) {
+    const size_t end = texts.size();
+    for (size_t i = begin; i < end; ++i) {
+      for (char c : alphabet) texts.push_back(texts[i] + c);
+    }
+    begin = end;
+  }
+  texts.push_back("null");
+  texts.push_back("Null");
+  texts.push_back("NULL");
+  for (const std::string& text : texts) {
+    CAPTURE(text);
+    const std::string expected =
+        Document(text, [](YAML::Emitter& out, const std::string& s) { out << s; });
+    const std::string got =
+        Document(text, [](YAML::Emitter& out, const std::string& s) { BlockScalar(out, s); });
+    CHECK(got == expected);
   }
 }
 
