@@ -106,6 +106,9 @@ kind: ResourceClaimTemplate
 metadata:
   name: shared-cluster-neuron-b7b1ac443e
   namespace: ml
+  labels:
+    app.kubernetes.io/managed-by: flowc
+    flowc/flow: shared-cluster
 spec:
   spec:
     devices:
@@ -125,6 +128,9 @@ kind: TrainingRuntime
 metadata:
   name: shared-cluster-finetune-26a838c416
   namespace: ml
+  labels:
+    app.kubernetes.io/managed-by: flowc
+    flowc/flow: shared-cluster
 spec:
   mlPolicy:
     numNodes: 2
@@ -293,7 +299,10 @@ def flowc_create_objects(objects):
             found = flowc_object_read(hook, obj)
             if found is None:
                 raise RuntimeError("{}: exists, then not found".format(flowc_object_label(obj)))
-        differences = flowc_object_differences(obj, found)
+        # The object's own labels say who made it, not what it holds (its name hashes the
+        # content alone): one an earlier flowc made without them is this flow's object.
+        content = dict(obj, metadata={k: v for k, v in obj["metadata"].items() if k != "labels"})
+        differences = flowc_object_differences(content, found)
         if differences:
             raise RuntimeError(
                 "{} exists with content other than this flow's (at {}); flowc does not "
