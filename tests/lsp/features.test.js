@@ -133,7 +133,7 @@ const labels = (list) => list.items.map((i) => i.label);
 test('completion after @: every decorator, documented', async () => {
   const doc = nightly.text.replace('  step evaluate {', '  @|\n  step evaluate {');
   const { list } = await complete('at', doc);
-  assert.deepEqual(labels(list), ['kubernetes', 'resources', 'neuron', 'parallel', 'trainjob', 'code',
+  assert.deepEqual(labels(list), ['kubernetes', 'resources', 'neuron', 'parallel', 'trainjob', 'queue', 'code',
                                   'retry', 'timeout', 'environment', 'secrets', 'schedule']);
   const retry = list.items[6];
   assert.equal(retry.detail, 'retries a failed step');
