@@ -135,7 +135,7 @@ test('completion after @: every decorator, documented', async () => {
   const { list } = await complete('at', doc);
   assert.deepEqual(labels(list), ['kubernetes', 'resources', 'neuron', 'parallel', 'trainjob', 'queue', 'code',
                                   'retry', 'timeout', 'environment', 'secrets', 'schedule']);
-  const retry = list.items[6];
+  const retry = list.items.find((item) => item.label === 'retry');
   assert.equal(retry.detail, 'retries a failed step');
   assert.match(retry.documentation.value, /^\*\*@retry\*\* \(on a step or on the flow\)/);
   assert.equal(retry.textEdit.newText, 'retry');
