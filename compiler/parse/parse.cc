@@ -9,6 +9,7 @@
 #include "FlowLexer.h"
 #include "FlowParser.h"
 #include "antlr4-runtime.h"
+#include "compiler/parse/dfa_lexer.h"
 #include "compiler/parse/fast_input.h"
 #include "compiler/parse/strings.h"
 #include "compiler/parse/tree_to_ast.h"
@@ -171,12 +172,12 @@ bool CheckTokens(antlr4::CommonTokenStream& tokens, const TokenLocator& at,
 // The lexer of the item-by-item parse: it gives up, with the parse, at the first token that
 // CheckTokens would report (a stray character, an unterminated string, nesting deeper than
 // kMaxNesting, which it meets before the parser recurses that deep).
-class StoppingLexer final : public FastFlowLexer {
+class StoppingLexer final : public DfaLexer {
  public:
-  using FastFlowLexer::FastFlowLexer;
+  using DfaLexer::DfaLexer;
 
   std::unique_ptr<antlr4::Token> nextToken() override {
-    std::unique_ptr<antlr4::Token> token = FastFlowLexer::nextToken();
+    std::unique_ptr<antlr4::Token> token = DfaLexer::nextToken();
     switch (token->getType()) {
       case FlowLexer::LBRACK:
       case FlowLexer::LBRACE:
@@ -203,11 +204,11 @@ class StoppingLexer final : public FastFlowLexer {
 
 // The token stream of the item-by-item parse: UnbufferedTokenStream, numbering each token
 // without the dynamic_cast to WritableToken that its add makes (runtime/src/
-// UnbufferedTokenStream.cpp): every token FastFlowLexer makes is a CommonToken, made by
+// UnbufferedTokenStream.cpp): every token DfaLexer makes is a CommonToken, made by
 // CommonTokenFactory::DEFAULT. (The base constructor adds the first token with its own add.)
 class ItemTokenStream final : public antlr4::UnbufferedTokenStream {
  public:
-  explicit ItemTokenStream(FastFlowLexer* lexer) : UnbufferedTokenStream(lexer) {}
+  explicit ItemTokenStream(DfaLexer* lexer) : UnbufferedTokenStream(lexer) {}
 
   // The next token, when it is in the buffer: most calls, which the base class answers only
   // after its sync.
@@ -257,7 +258,6 @@ std::optional<ast::Flow> ParseItemByItem(const diag::SourceFile& file,
   diag::Reporter report(scratch, file);
   Utf8Stream input(file.text(), locator.byte_of_codepoint());
   StoppingLexer lexer(&input);
-  lexer.removeErrorListeners();
   try {
     // Inside: the stream reads its first token as it is made.
     ItemTokenStream tokens(&lexer);
@@ -302,8 +302,7 @@ std::vector<Token> Lex(const diag::SourceFile& file) {
   const diag::SourceFile& lexed = bad ? valid : file;
   TokenLocator locator(lexed);
   Utf8Stream input(lexed.text(), locator.byte_of_codepoint());
-  FastFlowLexer lexer(&input, /*keep_trivia=*/true);
-  lexer.removeErrorListeners();
+  DfaLexer lexer(&input, /*keep_trivia=*/true);
   static_assert(FlowLexer::FLOW == 1 && FlowLexer::ERROR_CHAR == 27,
                 "Token::Kind follows the token types of grammar/FlowLexer.g4");
   for (std::unique_ptr<antlr4::Token> t = lexer.nextToken(); t->getType() != antlr4::Token::EOF;
@@ -338,8 +337,7 @@ std::optional<ast::Flow> Parse(const diag::SourceFile& file, diag::Diagnostics& 
   // The whole file at once, to report what is wrong with it.
   size_t errors_before = diagnostics.error_count();
   Utf8Stream input(file.text(), locator.byte_of_codepoint());
-  FastFlowLexer lexer(&input);
-  lexer.removeErrorListeners();
+  DfaLexer lexer(&input);
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
   if (!CheckTokens(tokens, locator, report)) return std::nullopt;

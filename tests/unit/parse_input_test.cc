@@ -1,6 +1,7 @@
-// The parser's input path (compiler/parse/fast_input.h) against ANTLR's own: Utf8Stream and
-// FastFlowLexer must give exactly the tokens that ANTLRInputStream and LexerATNSimulator give
-// with the lexer grammar as it was before FastFlowLexer typed keywords and unterminated strings.
+// The parser's input path against ANTLR's own: Utf8Stream (compiler/parse/fast_input.h) and
+// DfaLexer (compiler/parse/dfa_lexer.h) must give exactly the tokens that ANTLRInputStream and
+// LexerATNSimulator give with the lexer grammar as it was before the lexer typed keywords and
+// unterminated strings in code (tests/unit/reference/ReferenceFlowLexer.g4).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,8 +10,10 @@
 #include <vector>
 
 #include "compiler/diag/source.h"
+#include "compiler/parse/dfa_lexer.h"
 #include "compiler/parse/fast_input.h"
 #include "compiler/parse/tree_to_ast.h"
+#include "FlowLexer.h"
 #include "ReferenceFlowLexer.h"
 
 namespace flowc::parse {
@@ -30,7 +33,7 @@ std::ostream& operator<<(std::ostream& out, const Lexed& t) {
              << " '" << t.text << "'";
 }
 
-std::vector<Lexed> Lex(antlr4::Lexer& lexer) {
+std::vector<Lexed> Lex(antlr4::TokenSource& lexer) {
   std::vector<Lexed> out;
   for (;;) {
     std::unique_ptr<antlr4::Token> t = lexer.nextToken();
@@ -60,7 +63,7 @@ void CheckSameTokens(const std::string& text) {
   ReferenceLexer reference_lexer(text);
   antlr4::Lexer& reference = reference_lexer.lexer();
   std::vector<Lexed> expected = Lex(reference);
-  // The grammar makes these; FastFlowLexer drops them, as `-> skip` did.
+  // The grammar makes these; DfaLexer drops them, as `-> skip` did.
   expected.erase(std::remove_if(expected.begin(), expected.end(),
                                 [](const Lexed& t) {
                                   return t.type == flowc_grammar::FlowLexer::WS ||
@@ -71,16 +74,14 @@ void CheckSameTokens(const std::string& text) {
   diag::SourceFile file("t.flow", text);
   TokenLocator locator(file);
   Utf8Stream input(file.text(), locator.byte_of_codepoint());
-  FastFlowLexer fast(&input);
-  fast.removeErrorListeners();
-  std::vector<Lexed> actual = Lex(fast);
+  DfaLexer dfa(&input);
+  std::vector<Lexed> actual = Lex(dfa);
   REQUIRE(actual.size() == expected.size());
   for (size_t i = 0; i < actual.size(); ++i) CHECK(actual[i] == expected[i]);
 
   // TokenLocator takes a token's line and column from the lexer: they are SourceFile's.
   input.seek(0);
-  FastFlowLexer again(&input);
-  again.removeErrorListeners();
+  DfaLexer again(&input);
   for (std::unique_ptr<antlr4::Token> t = again.nextToken(); t->getType() != antlr4::Token::EOF;
        t = again.nextToken()) {
     diag::SourceRange range = locator.Range(t.get());
@@ -146,28 +147,27 @@ TEST_CASE("parse input: a byte order mark is skipped but keeps its index") {
   input.consume();
   CHECK(input.LA(1) == antlr4::IntStream::EOF);
   CHECK_THROWS_AS(input.consume(), antlr4::IllegalStateException);
-  FastFlowLexer lexer(&input);
   input.seek(1);
+  DfaLexer lexer(&input);
   std::unique_ptr<antlr4::Token> flow = lexer.nextToken();
   CHECK(flow->getStartIndex() == 1);
   CHECK(locator.Range(flow.get()).offset == 3);
   CHECK(locator.Range(flow.get()).column == 1);
 }
 
-TEST_CASE("parse input: the lexer reads characters in classes of its grammar") {
-  antlr4::ANTLRInputStream none("");
-  flowc_grammar::FlowLexer lexer(&none);
-  CharClasses classes = ClassesOf(lexer.getATN());
-  CHECK(classes.ascii['\n'] == '\n');  // LexerATNSimulator::consume counts lines by it
-  CHECK(classes.ascii['\r'] == '\r');
-  CHECK(classes.ascii['z'] == classes.ascii['b']);
-  CHECK(classes.ascii['e'] != classes.ascii['b']);  // an exponent
-  CHECK(classes.ascii['9'] == '0');
-  CHECK(classes.ascii['"'] == '"');
-  CHECK(classes.ascii['\\'] == '\\');
-  CHECK(classes.non_ascii == classes.ascii['$']);  // in no set but the negated ones
-  // Every character is read as a character the same transitions match.
-  for (uint32_t c = 0; c < 128; ++c) CHECK(classes.ascii[classes.ascii[c]] == classes.ascii[c]);
+TEST_CASE("parse input: every character, alone and after every token's start") {
+  // Each ASCII character and a few beyond, after each character that starts a token: every
+  // edge out of the DFA's states that a token's first character reaches.
+  std::vector<std::string> characters;
+  for (int c = 1; c < 128; ++c) characters.emplace_back(1, static_cast<char>(c));
+  for (const char* c : {"\xC2\xA0", "\xE2\x80\xA8", "\xEF\xBB\xBF", "\xF0\x9F\x9A\x80"}) {
+    characters.emplace_back(c);
+  }
+  for (const std::string& first : characters) {
+    std::string text = " ";  // a leading byte order mark is the one place the two differ
+    for (const std::string& second : characters) text += first + second + " ";
+    CheckSameTokens(text);
+  }
 }
 
 }  // namespace
