@@ -14,11 +14,9 @@
 #include "compiler/driver/fmt_command.h"
 #include "compiler/driver/graph_view.h"
 #include "compiler/driver/spool.h"
-#include "compiler/graph/graph.h"
-#include "compiler/ir/graph_to_ir.h"
+#include "compiler/ir/analyze.h"
 #include "compiler/ir/ir_json.h"
 #include "compiler/lsp/lsp.h"
-#include "compiler/parse/parse.h"
 
 #ifndef FLOWC_VERSION
 #define FLOWC_VERSION "dev"
@@ -27,15 +25,7 @@
 namespace flowc::driver {
 
 std::optional<ir::Flow> Analyze(const diag::SourceFile& file, diag::Diagnostics& diagnostics) {
-  diag::Reporter report(diagnostics, file);
-  std::optional<ast::Flow> ast = parse::Parse(file, diagnostics);
-  if (!ast) return std::nullopt;
-  // Each stage consumes the one before it and frees it a step at a time, so
-  // that no two are whole at once (a 100,000-step flow is 1 to 2.4 KB a step
-  // in each).
-  std::optional<graph::Flow> graph = graph::BuildGraph(std::move(*ast), report);
-  if (!graph) return std::nullopt;
-  return ir::LowerToIr(std::move(*graph), file.path());
+  return ir::Analyze(file, diagnostics);
 }
 
 bool Render(const ir::Flow& flow, std::string_view target, diag::Reporter& report,

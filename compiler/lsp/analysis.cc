@@ -6,8 +6,7 @@
 
 #include "compiler/graph/graph.h"
 #include "compiler/graph/templating.h"
-#include "compiler/ir/graph_to_ir.h"
-#include "compiler/parse/parse.h"
+#include "compiler/ir/analyze.h"
 #include "compiler/parse/strings.h"
 
 namespace flowc::lsp {
@@ -103,16 +102,12 @@ std::shared_ptr<const Analysis> Analyze(std::string path, std::string text) {
   auto analysis = std::make_shared<Analysis>();
   analysis->file = std::make_unique<diag::SourceFile>(std::move(path), std::move(text));
   const diag::SourceFile& file = *analysis->file;
-  // The stages chained as driver::Analyze chains them for `flowc check`; the outline is taken
-  // from the AST before the graph consumes it.
-  std::optional<ast::Flow> ast = parse::Parse(file, analysis->diagnostics);
-  if (ast) {
+  // The stages as `flowc check` runs them; the outline is taken from the AST before the graph
+  // consumes it.
+  analysis->ir = ir::Analyze(file, analysis->diagnostics, [&](const ast::Flow& ast) {
     analysis->parsed = true;
-    analysis->outline = OutlineOf(file.text(), *ast);
-    diag::Reporter report(analysis->diagnostics, file);
-    std::optional<graph::Flow> graph = graph::BuildGraph(std::move(*ast), report);
-    if (graph) analysis->ir = ir::LowerToIr(std::move(*graph), file.path());
-  }
+    analysis->outline = OutlineOf(file.text(), ast);
+  });
   analysis->diagnostics.SortBySource();
   return analysis;
 }
