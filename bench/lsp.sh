@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks `flowc lsp` (bench/lsp_bench.js): the time from a change of a 2,000-step
 # document to its diagnostics, the server's RSS over 10,000 changes, and one process holding
-# every sample and a large flow. Prints one JSON line; bench/RESULTS.md quotes it. Nothing is
+# every sample and a large flow. Prints one JSON line; bench/LSP.md (part of RESULTS.md) quotes it. Nothing is
 # asserted.
 #
 #   bench/lsp.sh [BUILD_DIR]     (default build-release, a Release build made here)

@@ -180,5 +180,7 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
   if [ -f bench/STARTUP.md ]; then echo; cat bench/STARTUP.md; fi
   # What @code adds (bench/code.sh writes it).
   if [ -f bench/CODE.md ]; then echo; cat bench/CODE.md; fi
+  # The language server's latency and memory (bench/lsp.sh; its figures are quoted there).
+  if [ -f bench/LSP.md ]; then echo; cat bench/LSP.md; fi
 } > bench/RESULTS.md
 cat bench/RESULTS.md
