@@ -12,15 +12,17 @@ struct InstanceType {
   int64_t efa_interfaces;  // -1: not checked
   int64_t vcpus;
   int64_t memory_gib;
-  std::string_view source;  // cited in instance_types.def, kept beside the figures
+  // Cited in instance_types.def, kept beside the figures: devices, vCPUs and memory; EFA.
+  std::string_view source;
+  std::string_view efa_source;
 };
 
 constexpr NeuronFamily kTrainium = NeuronFamily::kTrainium;
 constexpr NeuronFamily kInferentia = NeuronFamily::kInferentia;
 
 constexpr InstanceType kInstanceTypes[] = {
-#define X(name, family, devices, efa, vcpus, memory, source) \
-  {name, family, devices, efa, vcpus, memory, source},
+#define X(name, family, devices, efa, vcpus, memory, source, efa_source) \
+  {name, family, devices, efa, vcpus, memory, source, efa_source},
 #include "compiler/graph/instance_types.def"
 #undef X
 };
