@@ -23,7 +23,9 @@
 //  - Both templates must name the same gang, so the DAG computes the name once and hands it to
 //    both: `{{node.name}}` (set for every template before its first pass, the retry's parent
 //    when retried) tells a foreach's elements apart, `{{retries}}` (the retry pass) the
-//    attempts.
+//    attempts. Argo's validator accepts both: it gives `retries` to the scope of a template
+//    that retries (workflow/validate/validate.go validateTemplate) and does not check
+//    expression tags (util/template/validate.go Validate).
 #ifndef FLOWC_BACKENDS_ARGO_BOUNDED_GANG_H_
 #define FLOWC_BACKENDS_ARGO_BOUNDED_GANG_H_
 
