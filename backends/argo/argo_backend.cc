@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/argo/bounded_gang.h"
 #include "backends/argo/checks.h"
 #include "backends/argo/layout.h"
 #include "backends/argo/templating.h"
@@ -363,6 +364,22 @@ class Renderer {
     out_ << YAML::Value;
     EmitString(out_, layout_.step_name(i));
     ItemInputs(Layout::ScopeOf(step));
+    if (BoundsGang(step)) {
+      // A DAG around the template that creates the gang, and the one that deletes it.
+      const bool in_body = Layout::ScopeOf(step).has_value();
+      EmitBoundedGangDag(out_, step, layout_, i, in_body);
+      RetryStrategy(out_, step);
+      out_ << YAML::EndMap;
+      out_ << YAML::BeginMap;
+      Key(out_, "name");
+      out_ << YAML::Value;
+      EmitString(out_, layout_.gang_name(i));
+      EmitGangInputs(out_, in_body);
+      JobSetResource(i);
+      out_ << YAML::EndMap;
+      EmitGangDelete(out_, step, layout_.delete_name(i));
+      return;
+    }
     if (step.parallel) {
       JobSetResource(i);
     } else {
@@ -453,7 +470,11 @@ class Renderer {
     // foreach body or when retried also after the creating pod, so each
     // element's and each attempt's is.
     std::string name = fmt::format("{}-{}", RunIdRef(), step.k8s_name);
-    if (HasIterationSuffix(step)) name += fmt::format("-{}", kIterationHash);
+    if (BoundsGang(step)) {
+      name = GangInput();  // named by the DAG around it (bounded_gang.h)
+    } else if (HasIterationSuffix(step)) {
+      name += fmt::format("-{}", kIterationHash);
+    }
     // Argo splices values into the manifest's text: with every string
     // double-quoted, the JSON escaping that kManifest references apply to
     // each value keeps it inside its string.
@@ -480,7 +501,9 @@ class Renderer {
   // Argo retries the step: each attempt creates a JobSet of its own after the
   // step's wait, so the wait is honoured and the attempts show in Argo, and
   // the JobSet itself (built without the step's @retry) fails at its first
-  // failure. @timeout stays the JobSet's, each Job's deadline.
+  // failure. With @timeout the template is the gang's inside a DAG that
+  // retries (bounded_gang.h), and its pod's deadline bounds the whole wait,
+  // time in a queue included; @timeout stays each Job's deadline too.
   void JobSetResource(size_t i) {
     const ir::Step& step = flow_.steps[i];
     std::string manifest = Manifest(i);
@@ -500,6 +523,11 @@ class Renderer {
     Key(out_, "manifest");
     out_ << YAML::Value << YAML::Literal << manifest;
     out_ << YAML::EndMap;
+    if (BoundsGang(step)) {
+      Key(out_, "activeDeadlineSeconds");
+      out_ << YAML::Value << *step.timeout_seconds;
+      return;
+    }
     RetryStrategy(out_, step);
   }
 

@@ -27,7 +27,9 @@ constexpr size_t kSubmittedSuffix = 6;
 constexpr size_t kScheduledSuffix = 11;
 // A JobSet created inside a foreach body or by a retried step gets `-` + 5
 // hex digits of a hash of the creating pod's name, unique per element and
-// per attempt.
+// per attempt; one whose wait @timeout bounds, `-` + 5 hex digits of a hash of
+// its element's node name in a foreach, and `-` + the attempt's number when
+// retried (argo_backend.cc BoundedGang).
 constexpr size_t kIterationSuffix = 6;
 
 // Every shape of the flow that Argo cannot run as written. Reports them all
@@ -63,19 +65,28 @@ class Checker {
   }
 
   // How the JobSet of a @parallel step is named, for a diagnostic.
-  std::string_view JobSetForm(const ir::Step& step) const {
-    if (HasIterationSuffix(step)) {
-      return flow_.schedule ? "<flow>-<10-digit time>-<step>-<5 hex digits>"
-                            : "<flow>-<5 random characters>-<step>-<5 hex digits>";
+  std::string JobSetForm(const ir::Step& step) const {
+    std::string form =
+        flow_.schedule ? "<flow>-<10-digit time>-<step>" : "<flow>-<5 random characters>-<step>";
+    if (BoundsGang(step)) {
+      if (!step.enclosing_foreach.empty()) form += "-<5 hex digits>";
+      if (Retried(step)) form += "-<attempt>";
+    } else if (HasIterationSuffix(step)) {
+      form += "-<5 hex digits>";
     }
-    return flow_.schedule ? "<flow>-<10-digit time>-<step>" : "<flow>-<5 random characters>-<step>";
+    return form;
   }
 
   // The longest name the JobSet of a @parallel step gets at run time.
   size_t JobSetNameLength(const ir::Step& step) const {
-    size_t workflow =
-        flow_.k8s_name.size() + (flow_.schedule ? kScheduledSuffix : kSubmittedSuffix);
-    return workflow + 1 + step.k8s_name.size() + (HasIterationSuffix(step) ? kIterationSuffix : 0);
+    size_t length = flow_.k8s_name.size() + (flow_.schedule ? kScheduledSuffix : kSubmittedSuffix) +
+                    1 + step.k8s_name.size();
+    if (BoundsGang(step)) {
+      if (!step.enclosing_foreach.empty()) length += kIterationSuffix;
+      if (Retried(step)) length += 1 + std::to_string(step.retry->times).size();
+      return length;
+    }
+    return length + (HasIterationSuffix(step) ? kIterationSuffix : 0);
   }
 
  private:

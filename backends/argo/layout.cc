@@ -9,6 +9,8 @@ namespace {
 
 constexpr const char* kEntrypoint = "main";
 constexpr const char* kBodySuffix = "-foreach";
+constexpr const char* kGangSuffix = "-gang";
+constexpr const char* kDeleteSuffix = "-delete";
 
 }  // namespace
 
@@ -24,6 +26,8 @@ bool HasIterationSuffix(const ir::Step& step) {
   return !step.enclosing_foreach.empty() || Retried(step);
 }
 
+bool BoundsGang(const ir::Step& step) { return step.parallel && step.timeout_seconds; }
+
 Layout::Layout(const ir::Flow& flow) : flow_(flow) {
   for (const ir::Step& step : flow.steps) taken_.insert(step.k8s_name);
   entry_ = Claim(kEntrypoint);
@@ -33,6 +37,14 @@ Layout::Layout(const ir::Flow& flow) : flow_(flow) {
       body_[i] = Claim(flow.steps[foreach->body].k8s_name + kBodySuffix);
       foreach_steps_.push_back(i);
     }
+  }
+  gang_.resize(flow.steps.size());
+  delete_.resize(flow.steps.size());
+  for (size_t i = 0; i < flow.steps.size(); ++i) {
+    if (!BoundsGang(flow.steps[i])) continue;
+    gang_[i] = Claim(flow.steps[i].k8s_name + kGangSuffix);
+    delete_[i] = Claim(flow.steps[i].k8s_name + kDeleteSuffix);
+    ++bounded_gangs_;
   }
 }
 

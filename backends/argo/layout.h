@@ -28,6 +28,11 @@ bool Retried(const ir::Step& step);
 // attempt; those need names of their own.
 bool HasIterationSuffix(const ir::Step& step);
 
+// A @parallel step with @timeout: its gang's wait, time in a Kueue queue included, is bounded
+// by the template that creates it, and a gang that outlives a failed attempt is deleted
+// (argo_backend.cc BoundedGang). Such a step has two more templates.
+bool BoundsGang(const ir::Step& step);
+
 // Where each step goes. A step's task sits in the DAG of its innermost
 // foreach, or in the entrypoint's; a foreach step is followed in that DAG by
 // one more task, which runs the DAG of its body once per element. Every
@@ -40,7 +45,13 @@ class Layout {
   const std::string& step_name(size_t step) const { return flow_.steps[step].k8s_name; }
   const std::string& body_name(size_t foreach_step) const { return body_[foreach_step]; }
   const std::vector<size_t>& foreach_steps() const { return foreach_steps_; }
-  size_t template_count() const { return 1 + foreach_steps_.size() + flow_.steps.size(); }
+  // The templates of a step that BoundsGang: the one that creates its gang and the one that
+  // deletes it.
+  const std::string& gang_name(size_t step) const { return gang_[step]; }
+  const std::string& delete_name(size_t step) const { return delete_[step]; }
+  size_t template_count() const {
+    return 1 + foreach_steps_.size() + flow_.steps.size() + 2 * bounded_gangs_;
+  }
 
   // The DAG a step's task sits in: its innermost foreach, or none.
   static std::optional<size_t> ScopeOf(const ir::Step& step) {
@@ -58,7 +69,10 @@ class Layout {
   const ir::Flow& flow_;
   std::set<std::string> taken_;
   std::string entry_;
-  std::vector<std::string> body_;  // per step; empty unless a foreach
+  std::vector<std::string> body_;    // per step; empty unless a foreach
+  std::vector<std::string> gang_;    // per step; empty unless BoundsGang
+  std::vector<std::string> delete_;  // per step; empty unless BoundsGang
+  size_t bounded_gangs_ = 0;
   std::vector<size_t> foreach_steps_;
 };
 

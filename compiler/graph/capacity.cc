@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "compiler/graph/step_args.h"
+
 namespace flowc::graph {
 namespace {
 
@@ -12,15 +16,17 @@ struct InstanceType {
   int64_t efa_interfaces;  // -1: not checked
   int64_t vcpus;
   int64_t memory_gib;
-  std::string_view source;  // cited in instance_types.def, kept beside the figures
+  // Cited in instance_types.def, kept beside the figures: devices, vCPUs and memory; EFA.
+  std::string_view source;
+  std::string_view efa_source;
 };
 
 constexpr NeuronFamily kTrainium = NeuronFamily::kTrainium;
 constexpr NeuronFamily kInferentia = NeuronFamily::kInferentia;
 
 constexpr InstanceType kInstanceTypes[] = {
-#define X(name, family, devices, efa, vcpus, memory, source) \
-  {name, family, devices, efa, vcpus, memory, source},
+#define X(name, family, devices, efa, vcpus, memory, source, efa_source) \
+  {name, family, devices, efa, vcpus, memory, source, efa_source},
 #include "compiler/graph/instance_types.def"
 #undef X
 };
@@ -94,6 +100,60 @@ void WarnCapacity(const std::vector<NamedInstanceType>& types, const CapacityReq
                                FamilyName(request.family)));
     }
   }
+}
+
+// W005: the requests of a step that names its instance type, against that type's figures.
+void WarnInstanceCapacity(const StepConfig& c, const step_args::ArgsByName& args,
+                          const ast::Step* step, diag::Reporter& report) {
+  using ast::Value;
+  using Kind = ast::Value::Kind;
+  using step_args::Args;
+  using step_args::Field;
+  using step_args::Resolved;
+  using step_args::Size;
+  const Args& k8s = args.at("kubernetes");
+  const Args& resources = args.at("resources");
+  const Args& neuron = args.at("neuron");
+  std::vector<NamedInstanceType> types;
+  if (Resolved r = neuron.Get("instance_type"); r.value != nullptr) {
+    types.push_back({r.value->string, r.value->range, r.from_step});
+  }
+  if (Resolved r = k8s.Get("node_selector"); r.value != nullptr) {
+    for (const auto& [key, value] : c.node_selector) {
+      if (key != "node.kubernetes.io/instance-type") continue;
+      const Value* at = r.value->kind == Kind::kString ? r.value : Field(*r.value, key);
+      types.push_back({value, at->range, r.from_step});
+    }
+  }
+  if (types.empty()) return;
+  using Ask = CapacityRequest::Ask;
+  auto ask = [](int64_t amount, std::string text, Resolved r) {
+    return r.value != nullptr ? Ask{amount, std::move(text), r.value->range, r.from_step} : Ask{};
+  };
+  // The larger of @kubernetes and @resources is the request: the one that wrote it asks.
+  auto origin = [&](std::string_view name, bool resources_wins) {
+    Resolved r = resources.Get(name);
+    return r.value != nullptr && resources_wins ? r : k8s.Get(name);
+  };
+  CapacityRequest request;
+  for (std::string_view family : {"trainium", "inferentia"}) {
+    if (Resolved r = k8s.Get(family); r.value != nullptr) {
+      request.neuron_devices = ask(c.neuron, "", r);
+      request.family = family == "trainium" ? NeuronFamily::kTrainium : NeuronFamily::kInferentia;
+    }
+  }
+  if (Resolved r = neuron.Get("devices"); r.value != nullptr) {
+    request.neuron_devices = ask(r.value->int_value, "", r);
+  }
+  request.efa = ask(c.efa, "", k8s.Get("efa"));
+  const Value* cpu = resources["cpu"];
+  request.cpu_millis =
+      ask(c.cpu_millis, CpuQuantity(c.cpu_millis),
+          origin("cpu", cpu != nullptr && std::llround(cpu->AsDouble() * 1000) == c.cpu_millis));
+  const Value* memory = resources["memory"];
+  bool memory_wins = memory != nullptr && Size(*memory).bytes == c.memory.bytes;
+  request.memory_bytes = ask(c.memory.bytes, c.memory.text, origin("memory", memory_wins));
+  WarnCapacity(types, request, step != nullptr, report);
 }
 
 }  // namespace flowc::graph

@@ -1,8 +1,9 @@
 // Warning W005: a step that names its EC2 instance type (`@neuron(instance_type=...)`, or a
 // node selector on `node.kubernetes.io/instance-type`) and asks one node for more than that
 // type has, or for the other Neuron family. The figures are one table,
-// compiler/graph/instance_types.def; an unknown type is not checked. decorators.cc gathers a
-// step's requests and where each was written, and calls WarnCapacity.
+// compiler/graph/instance_types.def; an unknown type is not checked. decorators.cc calls
+// WarnInstanceCapacity with what a step resolves to, which gathers the step's requests and
+// where each was written, and calls WarnCapacity.
 #ifndef FLOWC_GRAPH_CAPACITY_H_
 #define FLOWC_GRAPH_CAPACITY_H_
 
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "compiler/diag/diagnostics.h"
+#include "compiler/graph/decorators.h"
+#include "compiler/graph/step_args.h"
 
 namespace flowc::graph {
 
@@ -44,6 +47,12 @@ struct CapacityRequest {
 // causes, so that a flow's defaults are reported once.
 void WarnCapacity(const std::vector<NamedInstanceType>& types, const CapacityRequest& request,
                   bool on_step, diag::Reporter& report);
+
+// The instance types a step names (its @neuron's, its node selector's) and its requests, each
+// from the decorator that asked (of @kubernetes and @resources, the one whose value is the
+// larger), against WarnCapacity. `step`: null for what the flow alone asks.
+void WarnInstanceCapacity(const StepConfig& c, const step_args::ArgsByName& args,
+                          const ast::Step* step, diag::Reporter& report);
 
 }  // namespace flowc::graph
 

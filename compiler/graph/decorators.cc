@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "compiler/graph/decorator_args.h"
-#include "compiler/graph/decorator_table.h"
 #include "compiler/graph/capacity.h"
 #include "compiler/graph/cron.h"
+#include "compiler/graph/decorator_args.h"
+#include "compiler/graph/decorator_table.h"
+#include "compiler/graph/step_args.h"
 #include "compiler/graph/timezone.h"
 
 namespace flowc::graph {
@@ -28,125 +28,16 @@ using decorator_table::FindDecorator;
 using decorator_table::kOnFlow;
 using decorator_table::kOnStep;
 using decorator_table::Placement;
-using decorator_table::kNoArg;
 using decorator_table::Table;
-
-// ---------------------------------------------------------------------------
-// Resolving a step: step arguments over flow arguments over table defaults.
-
-struct Resolved {
-  const Value* value = nullptr;
-  bool from_step = false;
-};
-
-class Args {
- public:
-  // A written decorator's arguments are found once here, by their position in the table.
-  Args(const DecoratorSpec& spec, const ast::Decorator* flow, const ast::Decorator* step)
-      : spec_(spec), index_(decorator_table::IndexOf(spec)), flow_(flow), step_(step) {
-    if (!present()) return;
-    written_.resize(spec.args.size());
-    for (const ast::Decorator* d : {step_, flow_}) {
-      if (d == nullptr) continue;
-      for (const ast::Argument& arg : d->arguments) {
-        size_t position = index_.Find(arg.name.name);
-        // The first written wins: the step's, then the flow's.
-        if (position != kNoArg && written_[position].value == nullptr) {
-          written_[position] = {&arg.value, d == step_};
-        }
-      }
-    }
-  }
-
-  bool present() const { return flow_ != nullptr || step_ != nullptr; }
-  // The step's own decorator, else the flow's.
-  const ast::Decorator* decorator() const { return step_ != nullptr ? step_ : flow_; }
-  bool on_step() const { return step_ != nullptr; }
-  std::string_view name() const { return spec_.name; }
-
-  Resolved Get(std::string_view name) const {
-    size_t position = index_.Find(name);
-    if (position != kNoArg && !written_.empty() && written_[position].value != nullptr) {
-      return written_[position];
-    }
-    if (position != kNoArg) return {index_.Default(position), false};
-    for (const ast::Decorator* d : {step_, flow_}) {  // a name the table lacks, as written
-      for (size_t i = 0; d != nullptr && i < d->arguments.size(); ++i) {
-        if (d->arguments[i].name.name == name) return {&d->arguments[i].value, d == step_};
-      }
-    }
-    return {};
-  }
-
-  const Value* operator[](std::string_view name) const { return Get(name).value; }
-
- private:
-
-  const DecoratorSpec& spec_;
-  const decorator_table::ArgIndex& index_;
-  const ast::Decorator* flow_;
-  const ast::Decorator* step_;
-  std::vector<Resolved> written_;  // by position in spec_.args; empty when not present()
-};
-
-// Every decorator's arguments for one step, in the table's order. (A std::map of them, built
-// for every step, had been a tenth of the graph's instructions.)
-class ArgsByName : public std::vector<Args> {
- public:
-  const Args& at(std::string_view name) const {
-    for (const Args& args : *this) {
-      if (args.name() == name) return args;
-    }
-    throw std::out_of_range(std::string(name));  // a name missing from Table(): a bug
-  }
-};
-
-const ast::Decorator* Find(const std::vector<const ast::Decorator*>& list, std::string_view name) {
-  for (const ast::Decorator* d : list) {
-    if (d->name.name == name) return d;
-  }
-  return nullptr;
-}
-
-std::vector<std::string> Strings(const Value* list) {
-  std::vector<std::string> out;
-  if (list != nullptr) {
-    for (const Value& item : list->items) out.push_back(item.string);
-  }
-  return out;
-}
-
-KeyValues Pairs(const Value* value) {
-  KeyValues out;
-  if (value == nullptr) return out;
-  if (value->kind == Kind::kString) {  // "k=v,k2=v2"
-    std::string_view text = value->string;
-    for (size_t start = 0;;) {
-      size_t comma = text.find(',', start);
-      std::string_view pair = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
-      size_t eq = pair.find('=');
-      out.emplace_back(std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1)));
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
-    }
-    return out;
-  }
-  for (const ast::MapEntry& entry : value->entries) out.emplace_back(entry.key, entry.value.string);
-  return out;
-}
-
-Quantity Size(const Value& value) {
-  if (value.kind == Kind::kInt) return QuantityFromMb(value.int_value);
-  QuantityError unused;
-  return *ParseQuantity(value.string, &unused);
-}
-
-const Value* Field(const Value& map, std::string_view key) {
-  for (const ast::MapEntry& entry : map.entries) {
-    if (entry.key == key) return &entry.value;
-  }
-  return nullptr;
-}
+using step_args::Args;
+using step_args::ArgsByName;
+using step_args::ArgsOf;
+using step_args::Field;
+using step_args::Find;
+using step_args::Pairs;
+using step_args::Resolved;
+using step_args::Size;
+using step_args::Strings;
 
 void ApplyKubernetes(const Args& a, ConfigValues& values, StepConfig& c) {
   c.cpu_millis = std::llround(a["cpu"]->AsDouble() * 1000);
@@ -357,54 +248,6 @@ void WarnUnsizedGuaranteed(const Args& k8s, const Args& resources, const ast::St
       .SetHelp("set cpu and memory in @kubernetes or @resources to the limits the step needs");
 }
 
-// W005: the requests of a step that names its instance type, against that type's figures.
-void WarnInstanceCapacity(const StepConfig& c, const ArgsByName& args, const ast::Step* step,
-                          diag::Reporter& report) {
-  const Args& k8s = args.at("kubernetes");
-  const Args& resources = args.at("resources");
-  const Args& neuron = args.at("neuron");
-  std::vector<NamedInstanceType> types;
-  if (Resolved r = neuron.Get("instance_type"); r.value != nullptr) {
-    types.push_back({r.value->string, r.value->range, r.from_step});
-  }
-  if (Resolved r = k8s.Get("node_selector"); r.value != nullptr) {
-    for (const auto& [key, value] : c.node_selector) {
-      if (key != "node.kubernetes.io/instance-type") continue;
-      const Value* at = r.value->kind == Kind::kString ? r.value : Field(*r.value, key);
-      types.push_back({value, at->range, r.from_step});
-    }
-  }
-  if (types.empty()) return;
-  using Ask = CapacityRequest::Ask;
-  auto ask = [](int64_t amount, std::string text, Resolved r) {
-    return r.value != nullptr ? Ask{amount, std::move(text), r.value->range, r.from_step} : Ask{};
-  };
-  // The larger of @kubernetes and @resources is the request: the one that wrote it asks.
-  auto origin = [&](std::string_view name, bool resources_wins) {
-    Resolved r = resources.Get(name);
-    return r.value != nullptr && resources_wins ? r : k8s.Get(name);
-  };
-  CapacityRequest request;
-  for (std::string_view family : {"trainium", "inferentia"}) {
-    if (Resolved r = k8s.Get(family); r.value != nullptr) {
-      request.neuron_devices = ask(c.neuron, "", r);
-      request.family = family == "trainium" ? NeuronFamily::kTrainium : NeuronFamily::kInferentia;
-    }
-  }
-  if (Resolved r = neuron.Get("devices"); r.value != nullptr) {
-    request.neuron_devices = ask(r.value->int_value, "", r);
-  }
-  request.efa = ask(c.efa, "", k8s.Get("efa"));
-  const Value* cpu = resources["cpu"];
-  request.cpu_millis =
-      ask(c.cpu_millis, CpuQuantity(c.cpu_millis),
-          origin("cpu", cpu != nullptr && std::llround(cpu->AsDouble() * 1000) == c.cpu_millis));
-  const Value* memory = resources["memory"];
-  bool memory_wins = memory != nullptr && Size(*memory).bytes == c.memory.bytes;
-  request.memory_bytes = ask(c.memory.bytes, c.memory.text, origin("memory", memory_wins));
-  WarnCapacity(types, request, step != nullptr, report);
-}
-
 // Checks that need a step's whole configuration. Errors whose values all come
 // from the flow are reported once, for the flow (`step` is null then).
 bool CheckResolved(const StepConfig& c, const ArgsByName& args,
@@ -474,16 +317,6 @@ bool CheckResolved(const StepConfig& c, const ArgsByName& args,
   if (c.guaranteed) WarnUnsizedGuaranteed(k8s, resources, step, report);
   WarnInstanceCapacity(c, args, step, report);
   return CheckMounts(c, k8s, args.at("code"), step, report) && ok;
-}
-
-ArgsByName ArgsOf(const std::vector<const ast::Decorator*>& flow,
-                  const std::vector<const ast::Decorator*>& step) {
-  ArgsByName out;
-  out.reserve(Table().size());
-  for (const DecoratorSpec& spec : Table()) {
-    out.emplace_back(spec, Find(flow, spec.name), Find(step, spec.name));
-  }
-  return out;
 }
 
 StepConfig Apply(const ArgsByName& args, ConfigValues& values) {

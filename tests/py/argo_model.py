@@ -30,10 +30,23 @@ What Argo does to text, in order, as modelled here:
   - A resource template (operator.go executeResource): the manifest parsed (sigs.k8s.io/yaml),
     given the workflow as owner and written back as YAML; the pod that creates it carries the
     template in ARGO_TEMPLATE, and its JSON is replaced like any pod's; argoexec creates the
-    manifest as it finds it there.
+    manifest as it finds it there (action create) or deletes what it names (action delete:
+    cmd/argoexec/commands/resource.go, `kubectl delete --ignore-not-found -f`).
+    The pod's spec.activeDeadlineSeconds is the template's (workflowpod.go createWorkflowPod).
+  - How a node ends (given: `outcomes`, below): a resource template's pod Succeeds, or Fails
+    (its gang failed, or kubelet ended the pod at its deadline: argoexec deletes nothing,
+    workflow/executor/resource.go WaitResource only returns). A DAG fails when a task fails.
+    A DAG task's exit hook (hooks.exit) runs once the task has completed, when its
+    `expression` is true in the DAG's scope with `tasks.<name>.status` (dag.go
+    executeDAGTask, hooks.go runOnExitNode); the task completes after the hook.
+  - Retries (operator.go executeTemplate, any template type): the retry node's children
+    `<node>(<n>)`, each substituted again with pod.name, retries and lastRetry.*, one after
+    another until one succeeds or `limit` more have failed. `node.name` is a local of the
+    first pass of every template: the retry node's name when it retries.
 Not modelled: the one-time substitution of the globals into the workflow's spec (operator.go
 substituteGlobalVariables; flowc rejects defaults Argo would read there), steps templates,
-artifacts, outputs, `when`, and the workflow's own parameters beyond values.
+artifacts, outputs, `when`, hooks other than exit, backoff delays, and the workflow's own
+parameters beyond values.
 
 Run as a script (`argo_model.py selftest`) it checks itself against facts from Argo's tests.
 """
@@ -222,9 +235,12 @@ class Workflow:
 
     `created` lists what the run creates: {"template", "kind": "Pod" or the resource's kind,
     "object", "inputs"} for each pod of a container template and each object a resource
-    template creates, in the order Argo reaches them."""
+    template creates (with "pod": the pod that creates it), in the order Argo reaches them;
+    `deleted` what resource templates delete, {"template", "kind", "object", "after"}, "after"
+    the number of objects created before it. `outcomes`: per template name, the phases its
+    runs end in, one per run, in order ("Succeeded" when not given)."""
 
-    def __init__(self, docs, version, params=None, name="flow-x7k2p"):
+    def __init__(self, docs, version, params=None, name="flow-x7k2p", outcomes=None):
         if version not in (3, 4):
             raise ValueError(version)
         self.version = version
@@ -246,6 +262,8 @@ class Workflow:
         if given:
             raise ArgoError("unknown parameters %s" % sorted(given))
         self.created = []
+        self.deleted = []
+        self.outcomes = {k: list(v) for k, v in (outcomes or {}).items()}
 
     def run(self):
         self.execute(self.spec["entrypoint"], {}, self.name)
@@ -269,7 +287,7 @@ class Workflow:
         return json.loads(replace(text, second, True))
 
     def execute(self, name, arguments, node_name):
-        """operator.go executeTemplate."""
+        """operator.go executeTemplate; the node's phase."""
         if name not in self.templates:
             raise ArgoError("template %s not found" % name)
         tmpl = copy.deepcopy(self.templates[name])
@@ -279,27 +297,45 @@ class Workflow:
                 raise ArgoError("inputs.parameters.%s was not supplied" % p["name"])
             p["value"] = value
         pod_type = "container" in tmpl or "resource" in tmpl
-        pod_name = self.pod_name(node_name, name)
         retried = "retryStrategy" in tmpl
-        tmpl = self.substitute(tmpl, {"pod.name": pod_name} if pod_type and not retried else {})
-        if retried:
-            tmpl = self.substitute(tmpl, {"pod.name": pod_name, "retries": "0",
-                                          "lastRetry.exitCode": "0", "lastRetry.status": "",
-                                          "lastRetry.duration": "0", "lastRetry.message": ""})
+        first = {"node.name": node_name}
+        if pod_type and not retried:
+            first["pod.name"] = self.pod_name(node_name, name)
+        tmpl = self.substitute(tmpl, first)
+        if not retried:
+            return self.run_node(tmpl, name, node_name)
+        phase = None
+        for attempt in range(int(tmpl["retryStrategy"].get("limit", 0)) + 1):
+            child = "%s(%d)" % (node_name, attempt)
+            pod_name = self.pod_name(child, name)
+            last = {"lastRetry.exitCode": "0", "lastRetry.status": phase or "",
+                    "lastRetry.duration": "0", "lastRetry.message": ""}
+            phase = self.run_node(self.substitute(copy.deepcopy(tmpl), dict(
+                last, **{"pod.name": pod_name, "retries": str(attempt)})), name, child)
+            if phase == "Succeeded":
+                break
+        return phase
+
+    def run_node(self, tmpl, name, node_name):
         if "dag" in tmpl:
-            self.execute_dag(tmpl, node_name)
-        elif "container" in tmpl:
+            return self.execute_dag(tmpl, node_name)
+        pod_name = self.pod_name(node_name, name)
+        if "container" in tmpl:
             self.create_pod(tmpl, pod_name)
         elif "resource" in tmpl:
             self.create_resource(tmpl, pod_name)
         else:
             raise ArgoError("template %s has no type the model knows" % name)
+        left = self.outcomes.get(name)
+        return left.pop(0) if left else "Succeeded"
 
     def execute_dag(self, tmpl, node_name):
-        """dag.go executeDAGTask for every task (the order of `depends` does not matter here)."""
+        """dag.go executeDAGTask for every task (the order of `depends` does not matter here,
+        nor does a failed task stop the others); the DAG's phase."""
         scope = {"inputs.parameters." + p["name"]: p["value"]
                  for p in tmpl.get("inputs", {}).get("parameters", [])}
         values = dict(self.globals, **scope)
+        phase = "Succeeded"
         for task in tmpl["dag"]["tasks"]:
             task = json.loads(replace(go_json(task, "DAGTask"), values, True))
             if "withItems" in task:
@@ -313,14 +349,31 @@ class Workflow:
                     raise ArgoError("withParam value could not be parsed as a JSON list: %s"
                                     % task["withParam"].strip())
             else:
-                self.execute(task["template"], self.arguments(task),
-                             "%s.%s" % (node_name, task["name"]))
+                task_node = "%s.%s" % (node_name, task["name"])
+                done = self.execute(task["template"], self.arguments(task), task_node)
+                self.exit_hook(task, task_node, dict(values, **{
+                    "tasks.%s.status" % task["name"]: done}))
+                if done != "Succeeded":
+                    phase = "Failed"
                 continue
             text = go_json(task, "DAGTask")  # withItems and withParam still in it
             for i, item in enumerate(items):
                 expanded = json.loads(replace(text, dict(values, item=item_value(item)), False))
-                self.execute(expanded["template"], self.arguments(expanded),
-                             "%s.%s(%d)" % (node_name, task["name"], i))
+                if self.execute(expanded["template"], self.arguments(expanded),
+                                "%s.%s(%d)" % (node_name, task["name"], i)) != "Succeeded":
+                    phase = "Failed"
+        return phase
+
+    def exit_hook(self, task, task_node, scope):
+        """hooks.go runOnExitNode: the hook's template, when its expression holds."""
+        hook = task.get("hooks", {}).get("exit")
+        if hook is None:
+            return
+        if "expression" in hook:
+            env = argo_env(scope)
+            if not evaluate(Parser(hook["expression"], env).parse(), env):
+                return
+        self.execute(hook["template"], self.arguments(hook), task_node + ".onExit")
 
     @staticmethod
     def arguments(task):
@@ -339,6 +392,8 @@ class Workflow:
                     "resourceClaims"):
             if key in tmpl:
                 spec[key] = tmpl[key]
+        if "activeDeadlineSeconds" in tmpl:
+            spec["activeDeadlineSeconds"] = int(tmpl["activeDeadlineSeconds"])
         if "imagePullSecrets" in self.spec:
             spec["imagePullSecrets"] = self.spec["imagePullSecrets"]
         if "podSpecPatch" in tmpl:
@@ -397,13 +452,17 @@ class Workflow:
             created = yaml.safe_load(executed["resource"]["manifest"])
         except yaml.YAMLError as e:
             raise ArgoError("argoexec cannot read the manifest: %s" % e)
+        if resource["action"] == "delete":
+            self.deleted.append({"template": tmpl["name"], "kind": created.get("kind"),
+                                 "object": created, "after": len(self.created)})
+            return
         self.created.append({"template": tmpl["name"], "kind": created.get("kind"),
-                             "object": created, "inputs": self.inputs_of(tmpl)})
+                             "object": created, "inputs": self.inputs_of(tmpl), "pod": pod})
 
 
-def run(docs, version, params=None, name="flow-x7k2p"):
+def run(docs, version, params=None, name="flow-x7k2p", outcomes=None):
     """What one run of the WorkflowTemplate in `docs` creates (see Workflow)."""
-    return Workflow(docs, version, params, name).run()
+    return Workflow(docs, version, params, name, outcomes).run()
 
 
 # --- self-test: facts from Argo's own tests and docs ----------------------------------------

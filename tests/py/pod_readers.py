@@ -255,7 +255,7 @@ def strategic_merge_by_name(base, patch):
         else:
             out.append(item)
     return out
-RESOURCE_TEMPLATE_KEYS = {"name", "inputs", "resource", "retryStrategy"}
+RESOURCE_TEMPLATE_KEYS = {"name", "inputs", "resource", "retryStrategy", "activeDeadlineSeconds"}
 # Workflow spec fields Argo merges into every pod; the reader applies imagePullSecrets only.
 WORKFLOW_POD_KEYS = {"podMetadata", "nodeSelector", "tolerations", "affinity", "securityContext",
                      "serviceAccountName", "automountServiceAccountToken", "executor", "volumes",
@@ -336,6 +336,16 @@ def argo_manifest_pod(template, where, problems, runtimes=()):
                              problems)
 
 
+def argo_bounded_gang(template, templates):
+    """The template that creates the gang of a step whose @timeout bounds the gang's wait, when
+    `template` is that step's: a DAG of one task `gang` with an exit hook (the Argo backend's
+    bounded_gang.h); else None."""
+    tasks = template.get("dag", {}).get("tasks", [])
+    if len(tasks) != 1 or tasks[0]["name"] != "gang" or "exit" not in tasks[0].get("hooks", {}):
+        return None
+    return templates.get(tasks[0]["template"])
+
+
 def argo_step_templates(workflow, ir, where, problems):
     """{step name: [the leaf template of each task that runs it]}, found by walking the DAGs
     from the entrypoint; a task's name is its step's Kubernetes name."""
@@ -346,6 +356,8 @@ def argo_step_templates(workflow, ir, where, problems):
     def walk(dag_template, stack):
         for task in dag_template["dag"]["tasks"]:
             tpl = templates.get(task["template"])
+            if tpl is not None and task["name"] in step_of:
+                tpl = argo_bounded_gang(tpl, templates) or tpl
             if tpl is None:
                 problems.append(f"{where}: task {task['name']} runs unknown {task['template']}")
             elif "dag" in tpl:

@@ -132,6 +132,7 @@ def check_workflow(ir, docs, where, failures):
     # Walk the DAGs from the entrypoint: every step's task exactly once, in
     # the DAG of its innermost foreach.
     step_templates = {}
+    wrappers = {}
     seen = []
 
     def walk(dag_template, scope, depth):
@@ -158,15 +159,22 @@ def check_workflow(ir, docs, where, failures):
             if tpl is None:
                 failures.append(f"{where}: task {task['name']} runs unknown {task['template']}")
                 continue
-            if "dag" in tpl:
+            step_name = next((n for n, k in k8s.items() if k == task["name"]), None)
+            if "dag" in tpl and not (step_name and bounds_gang(steps[step_name])):
                 bodies[task["name"]] = (task, tpl)
             else:
-                step_name = next((n for n, k in k8s.items() if k == task["name"]), None)
                 if step_name is None:
                     failures.append(f"{where}: task {task['name']} is no step")
                     continue
                 by_step[step_name] = task
                 step_templates[step_name] = tpl
+                if bounds_gang(steps[step_name]):
+                    # The step's template is the DAG around its gang: the checks below read
+                    # the template that creates the gang.
+                    wrappers[step_name] = tpl
+                    step_templates[step_name] = check_wrapper(
+                        tpl, steps[step_name], templates, wt["metadata"].get("namespace"),
+                        expect)
                 seen.append(step_name)
         # A body task waits for its foreach step alone.
         body_task_after = {task.get("depends"): task for task, _ in bodies.values()}
@@ -223,16 +231,33 @@ def check_workflow(ir, docs, where, failures):
         if tpl is None:
             continue
         at = f"template {tpl['name']}"
-        expect(f"{at}.inputs",
-               {"parameters": [{"name": "item"}]} if step.get("enclosing_foreach") else None,
-               tpl.get("inputs"))
+        item_input = [{"name": "item"}] if step.get("enclosing_foreach") else []
+        if name in wrappers:
+            expect(f"{at}.inputs", {"parameters": [{"name": "gang"}] + item_input},
+                   tpl.get("inputs"))
+        else:
+            expect(f"{at}.inputs", {"parameters": item_input} if item_input else None,
+                   tpl.get("inputs"))
         retry = step.get("retry", {})
         strategy = None
         if retry.get("times", 0) > 0:
             strategy = {"limit": retry["times"], "retryPolicy": "Always"}
             if retry.get("minutes_between_retries", 0) > 0:
                 strategy["backoff"] = {"duration": f"{retry['minutes_between_retries']}m"}
-        expect(f"{at}.retryStrategy", strategy, tpl.get("retryStrategy"))
+        # A bounded gang is retried by the DAG around it, each attempt a gang of its own.
+        retried = wrappers.get(name, tpl)
+        expect(f"template {retried['name']}.retryStrategy", strategy,
+               retried.get("retryStrategy"))
+        if name in wrappers:
+            expect(f"{at}.retryStrategy", None, tpl.get("retryStrategy"))
+            wrapper = wrappers[name]
+            expect(f"template {wrapper['name']} fields",
+                   sorted(["name", "dag"] + (["inputs"] if item_input else []) +
+                          (["retryStrategy"] if strategy else [])), sorted(wrapper))
+            expect(f"template {wrapper['name']}.inputs",
+                   {"parameters": item_input} if item_input else None, wrapper.get("inputs"))
+        # A bounded gang's wait, time in a queue included, is its creating pod's deadline.
+        deadline = step.get("timeout_seconds") if name in wrappers else None
         if "trainjob" in step:
             # Argo retries; the TrainJob of each attempt keeps the step's timeout as its
             # deadline. The conditions' meaning: tests/py/test_trainjob.py.
@@ -253,7 +278,7 @@ def check_workflow(ir, docs, where, failures):
                    trainjob["spec"]["trainer"].get("numNodes"))
             expect(f"{at} TrainJob activeDeadlineSeconds", step.get("timeout_seconds"),
                    trainjob["spec"].get("activeDeadlineSeconds"))
-            expect(f"{at}.activeDeadlineSeconds", None, tpl.get("activeDeadlineSeconds"))
+            expect(f"{at}.activeDeadlineSeconds", deadline, tpl.get("activeDeadlineSeconds"))
         elif "parallel" in step:
             # Argo retries; the JobSet of each attempt fails at once and keeps
             # the step's timeout as each Job's deadline.
@@ -269,7 +294,7 @@ def check_workflow(ir, docs, where, failures):
             expect(f"{at} JobSet parallelism", step["parallel"]["nodes"], job.get("parallelism"))
             expect(f"{at} JobSet activeDeadlineSeconds", step.get("timeout_seconds"),
                    job.get("activeDeadlineSeconds"))
-            expect(f"{at}.activeDeadlineSeconds", None, tpl.get("activeDeadlineSeconds"))
+            expect(f"{at}.activeDeadlineSeconds", deadline, tpl.get("activeDeadlineSeconds"))
         else:
             expect(f"{at}.activeDeadlineSeconds", step.get("timeout_seconds"),
                    tpl.get("activeDeadlineSeconds"))
@@ -284,6 +309,44 @@ def check_workflow(ir, docs, where, failures):
         expect("workflowSpec", {"workflowTemplateRef": {"name": ir["k8s_name"]}},
                cron["spec"].get("workflowSpec"))
     return step_templates
+
+
+def bounds_gang(step):
+    """A gang with @timeout: its step's template is a DAG around it (argo bounded_gang.h)."""
+    return "parallel" in step and "timeout_seconds" in step
+
+
+def check_wrapper(wrapper, step, templates, namespace, expect):
+    """The DAG around a bounded gang: one task creating it, whose exit hook deletes it unless
+    the task succeeded, both naming the same gang; returns the creating template."""
+    at = f"template {wrapper['name']}"
+    tasks = wrapper["dag"]["tasks"]
+    expect(f"{at} tasks", ["gang"], [t["name"] for t in tasks])
+    task = tasks[0]
+    gang = [p for p in task.get("arguments", {}).get("parameters", []) if p["name"] == "gang"]
+    hook = task.get("hooks", {}).get("exit", {})
+    expect(f"{at} hooks", ["exit"], sorted(task.get("hooks", {})))
+    expect(f"{at} hook expression", "tasks.gang.status != 'Succeeded'", hook.get("expression"))
+    expect(f"{at} hook arguments", {"parameters": gang}, hook.get("arguments"))
+    name = gang[0]["value"] if gang else ""
+    expect(f"{at} gang name has the attempt", "retry" in step and step["retry"]["times"] > 0,
+           name.endswith("-{{retries}}"))
+    expect(f"{at} gang name has the element", bool(step.get("enclosing_foreach")),
+           "sha1sum(node.name)" in name)
+    delete = templates.get(hook.get("template"), {})
+    meta = {"name": "{{inputs.parameters.gang}}"}
+    if namespace:
+        meta["namespace"] = namespace
+    expect(f"template {delete.get('name')}", {
+        "inputs": {"parameters": [{"name": "gang"}]},
+        "resource": {"action": "delete", "manifest": {
+            "apiVersion": "trainer.kubeflow.org/v1alpha1" if "trainjob" in step
+            else "jobset.x-k8s.io/v1alpha2",
+            "kind": "TrainJob" if "trainjob" in step else "JobSet", "metadata": meta}}},
+        {"inputs": delete.get("inputs"), "resource": dict(
+            delete.get("resource", {}),
+            manifest=yaml.safe_load(delete.get("resource", {}).get("manifest", "{}")))})
+    return templates.get(task["template"], {})
 
 
 def admitted_pod(step):
@@ -345,6 +408,10 @@ def check_runs(ir, runs, where, failures, jobsets, runtimes=()):
     values = param_values(ir)
     steps = {s["k8s_name"]: s for s in ir["steps"]}
     by_name = {s["name"]: s for s in ir["steps"]}
+    # A bounded gang is created by the template its step's DAG runs.
+    for tpl in runs[-1][1][0]["spec"]["templates"]:
+        if tpl["name"] in steps and "dag" in tpl and bounds_gang(steps[tpl["name"]]):
+            steps[tpl["dag"]["tasks"][0]["template"]] = steps[tpl["name"]]
 
     def elements(step):
         chain = step.get("enclosing_foreach", [])
@@ -390,6 +457,62 @@ def check_runs(ir, runs, where, failures, jobsets, runtimes=()):
                                 f"{counts.get(step['name'], 0)} times, not {want}")
 
 
+def check_bounded_runs(failures):
+    """Runs on the model of Argo whose bounded gangs fail (their gang failed, or the creating
+    pod's deadline, @timeout, ended the wait, time in a Kueue queue included): each attempt's
+    gang has a name of its own, its creating pod has @timeout as its deadline, and a gang an
+    attempt left is deleted before the next attempt creates its own; a gang that succeeded
+    is kept."""
+    cases = [
+        # A foreach of two elements, retried: the first element's third attempt succeeds, the
+        # second's second.
+        (os.path.join(CASES_DIR, "bounded_gang.flow"), "train-gang",
+         ["Failed", "Failed", "Succeeded", "Failed", "Succeeded"], 1800, "JobSet"),
+        # A TrainJob, not retried: it fails once and for all.
+        (os.path.join("tests", "flows", "trainjob_queued.flow"), None, ["Failed"], None,
+         "TrainJob"),
+    ]
+    for path, template, outcomes, deadline, kind in cases:
+        ir = t.ir_of(path)
+        gang_steps = [s for s in ir["steps"] if bounds_gang(s)]
+        if len(gang_steps) != 1:
+            failures.append(f"{path}: expected one bounded gang, got {len(gang_steps)}")
+            continue
+        step = gang_steps[0]
+        template = template or step["k8s_name"] + "-gang"
+        deadline = deadline or step["timeout_seconds"]
+        for version in ("3.7", "4.1"):
+            out = t.run_flowc("compile", path, "--target", "argo", "--argo-version", version,
+                              "-o", "-").stdout
+            docs = [d for d in yaml.safe_load_all(out) if d.get("kind") == "WorkflowTemplate"]
+            at = f"{path} (Argo {version}, outcomes {outcomes})"
+            run = argo_model.Workflow(docs, int(version[0]), param_values(ir), WORKFLOW_NAME,
+                                      {template: outcomes})
+            try:
+                run.run()
+            except argo_model.ArgoError as e:
+                failures.append(f"{at}: {e}")
+                continue
+            gangs = [(i, c) for i, c in enumerate(run.created) if c["template"] == template]
+            names = [c["object"]["metadata"]["name"] for _, c in gangs]
+            if len(gangs) != len(outcomes) or len(set(names)) != len(names):
+                failures.append(f"{at}: gangs {names}")
+                continue
+            for (_, c), name in zip(gangs, names):
+                if c["kind"] != kind or not name.startswith(f"{WORKFLOW_NAME}-{step['k8s_name']}"):
+                    failures.append(f"{at}: gang {c['kind']} {name}")
+                if c["pod"]["spec"].get("activeDeadlineSeconds") != deadline:
+                    failures.append(f"{at}: the pod creating {name} has deadline "
+                                    f"{c['pod']['spec'].get('activeDeadlineSeconds')}")
+            # What is deleted, and when: each failed attempt's gang, right after it was created
+            # (before anything else is), never a gang that succeeded.
+            want = [(i + 1, kind, name) for (i, _), name, o in zip(gangs, names, outcomes)
+                    if o != "Succeeded"]
+            got = [(d["after"], d["kind"], d["object"]["metadata"]["name"]) for d in run.deleted]
+            if got != want:
+                failures.append(f"{at}: deleted {got}, expected {want}")
+
+
 def main():
     failures = []
     checked = 0
@@ -433,6 +556,7 @@ def main():
                        failures, jobsets, runtimes)
         except (KeyError, TypeError, IndexError, argo_model.ArgoError, yaml.YAMLError) as e:
             failures.append(f"{path}: cannot read the output back: {type(e).__name__}: {e}")
+    check_bounded_runs(failures)
     if outputs:
         for version in ("3.7", "4.1"):
             # Each output as compiled for that version (--argo-version 3.7 where it differs).

@@ -44,12 +44,17 @@ def samples():
             [os.path.join("tests", "flows", "trainjob_queued.flow")])
 
 
-def created_trainjob(manifest):
+def created_trainjob(manifest, gang=None):
     """The TrainJob as Argo creates it: named with the workflow's name and the attempt's
-    hash substituted, its other strings in flow spelling (references spelled `{{name}}`,
-    pod_readers.argo_flow_spelling)."""
+    hash substituted (or the name `gang` that the DAG around a bounded TrainJob hands it, its
+    element's hash and attempt substituted), its other strings in flow spelling (references
+    spelled `{{name}}`, pod_readers.argo_flow_spelling)."""
     trainjob = yaml.safe_load(manifest)
-    name = trainjob["metadata"]["name"].replace("{{workflow.name}}", TRAINJOB_NAME_WORKFLOW)
+    name = trainjob["metadata"]["name"]
+    if gang is not None:
+        name = name.replace("{{inputs.parameters.gang}}", gang.replace(
+            "{{=sprig.trunc(5, sprig.sha1sum(node.name))}}", "1a2b3").replace("{{retries}}", "0"))
+    name = name.replace("{{workflow.name}}", TRAINJOB_NAME_WORKFLOW)
     trainjob = pod_readers.map_strings(trainjob, pod_readers.argo_flow_spelling)
     trainjob["metadata"]["name"] = name.replace(ITERATION_HASH, "1a2b3")
     return trainjob
@@ -66,11 +71,15 @@ def read_stream(text, ir, where, failures):
     for step in ir["steps"]:
         if "trainjob" not in step:
             continue
-        resource = templates[step["k8s_name"]].get("resource")
+        tpl = templates[step["k8s_name"]]
+        gang = None
+        if pod_readers.argo_bounded_gang(tpl, templates):
+            gang = tpl["dag"]["tasks"][0]["arguments"]["parameters"][0]["value"]
+        resource = (pod_readers.argo_bounded_gang(tpl, templates) or tpl).get("resource")
         if resource is None:
             failures.append(f"{where}: step {step['name']} has no resource template")
             continue
-        trainjobs[step["name"]] = (created_trainjob(resource["manifest"]), resource)
+        trainjobs[step["name"]] = (created_trainjob(resource["manifest"], gang), resource)
     return trainjobs, runtimes
 
 
@@ -208,10 +217,12 @@ def check_jobset_conditions(path, failures):
     for doc in yaml.safe_load_all(text):
         if not isinstance(doc, dict) or doc.get("kind") != "WorkflowTemplate":
             continue
+        templates = {tpl["name"]: tpl for tpl in doc["spec"]["templates"]}
         for tpl in doc["spec"]["templates"]:
             resource = tpl.get("resource")
             manifest = yaml.safe_load(resource["manifest"]) if resource else None
-            if not manifest or manifest.get("kind") != "JobSet":
+            # (A bounded gang's delete template names a JobSet too: bounded_gang.h.)
+            if not manifest or manifest.get("kind") != "JobSet" or resource["action"] != "create":
                 continue
             seen += 1
             where = f"{path}: template {tpl['name']}"
@@ -221,7 +232,10 @@ def check_jobset_conditions(path, failures):
                 if got != want:
                     failures.append(f"{where}: a JobSet {name}: Argo's wait is {got!r}, not "
                                     f"{want!r}")
-            step = steps[tpl["name"]]
+            step = steps.get(tpl["name"]) or next(
+                s for s in steps.values()
+                if (pod_readers.argo_bounded_gang(templates.get(s["k8s_name"], {}), templates)
+                    or {}).get("name") == tpl["name"])
             want = (step.get("queue") or {}).get("labels", {})
             if (manifest["metadata"].get("labels") or {}) != want:
                 failures.append(f"{where}: the JobSet's labels are "

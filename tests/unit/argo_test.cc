@@ -474,7 +474,6 @@ flow train {
   step start { run "s" next gang foreach ["a", "b"] }
   @parallel(nodes=4)
   @retry(times=2, minutes_between_retries=5)
-  @timeout(hours=1)
   step gang { run ["torchrun", "--lr={{lr}}", "{{item}}"] next done }
   step done { run "d" next end }
   step end { run "e" }
@@ -487,7 +486,7 @@ flow train {
   CHECK(resource["successCondition"].as<std::string>() == "status.terminalState == Completed");
   CHECK(resource["failureCondition"].as<std::string>() == "status.terminalState == Failed");
   // Argo retries the step, each attempt with a JobSet of its own, after the
-  // wait; the JobSet keeps @timeout (each Job's deadline) and never restarts.
+  // wait; the JobSet never restarts.
   YAML::Node retry = e.Template("gang")["retryStrategy"];
   CHECK(retry["limit"].as<int>() == 2);
   CHECK(retry["backoff"]["duration"].as<std::string>() == "5m");
@@ -500,11 +499,66 @@ flow train {
   CHECK(!jobset["spec"]["failurePolicy"]);
   YAML::Node job = jobset["spec"]["replicatedJobs"][0]["template"]["spec"];
   CHECK(job["parallelism"].as<int>() == 4);
-  CHECK(job["activeDeadlineSeconds"].as<int>() == 3600);
+  CHECK(!job["activeDeadlineSeconds"]);
   YAML::Node command = job["template"]["spec"]["containers"][0]["command"];
   CHECK(command[1].as<std::string>() == "--lr=" + ParamRef("lr", {RefStyle::kManifest, true}));
   // Values are spliced into the manifest's text: every string is quoted.
   CHECK(resource["manifest"].as<std::string>().find("\"kind\": \"JobSet\"") != std::string::npos);
+}
+
+TEST_CASE("argo: @timeout bounds a gang's wait and deletes the gang a failed attempt leaves") {
+  Emitted e = Emit(R"(
+@kubernetes(namespace="ml", image="busybox")
+flow train {
+  step start { run "s" next gang foreach ["a", "b"] }
+  @parallel(nodes=4)
+  @retry(times=2, minutes_between_retries=5)
+  @timeout(hours=1)
+  step gang { run ["torchrun", "{{item}}"] next done }
+  @trainjob(runtime="torch-distributed")
+  @parallel(nodes=2)
+  @timeout(minutes=10)
+  step done { run "d" next end }
+  step end { run "e" }
+}
+)");
+  REQUIRE_MESSAGE(e.ok, e.errors());
+  // The step's template is a DAG around the gang, and it is what Argo retries.
+  YAML::Node wrapper = e.Template("gang");
+  CHECK(wrapper["retryStrategy"]["limit"].as<int>() == 2);
+  CHECK(wrapper["inputs"]["parameters"][0]["name"].as<std::string>() == "item");
+  REQUIRE(wrapper["dag"]["tasks"].size() == 1);
+  YAML::Node task = wrapper["dag"]["tasks"][0];
+  CHECK(task["template"].as<std::string>() == "gang-gang");
+  const std::string name =
+      "{{workflow.name}}-gang-{{=sprig.trunc(5, sprig.sha1sum(node.name))}}-{{retries}}";
+  CHECK(task["arguments"]["parameters"][0]["value"].as<std::string>() == name);
+  CHECK(task["arguments"]["parameters"][1]["value"].as<std::string>() ==
+        "{{inputs.parameters.item}}");
+  YAML::Node hook = task["hooks"]["exit"];
+  CHECK(hook["expression"].as<std::string>() == "tasks.gang.status != 'Succeeded'");
+  CHECK(hook["template"].as<std::string>() == "gang-delete");
+  CHECK(hook["arguments"]["parameters"][0]["value"].as<std::string>() == name);
+  // The creating template: its pod's deadline is @timeout; it does not retry itself.
+  YAML::Node gang = e.Template("gang-gang");
+  CHECK(gang["activeDeadlineSeconds"].as<int>() == 3600);
+  CHECK(!gang["retryStrategy"]);
+  YAML::Node jobset = YAML::Load(gang["resource"]["manifest"].as<std::string>());
+  CHECK(jobset["metadata"]["name"].as<std::string>() == "{{inputs.parameters.gang}}");
+  CHECK(jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["activeDeadlineSeconds"]
+            .as<int>() == 3600);
+  YAML::Node remove = e.Template("gang-delete")["resource"];
+  CHECK(remove["action"].as<std::string>() == "delete");
+  CHECK(remove["manifest"].as<std::string>() ==
+        "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n"
+        "  name: \"{{inputs.parameters.gang}}\"\n  namespace: ml\n");
+  // A TrainJob the same way; outside a foreach and not retried, its name is the run's.
+  YAML::Node train = e.Template("done")["dag"]["tasks"][0];
+  CHECK(train["arguments"]["parameters"][0]["value"].as<std::string>() ==
+        "{{workflow.name}}-done");
+  CHECK(e.Template("done-gang")["activeDeadlineSeconds"].as<int>() == 600);
+  CHECK(YAML::Load(e.Template("done-delete")["resource"]["manifest"].as<std::string>())["kind"]
+            .as<std::string>() == "TrainJob");
 }
 
 TEST_CASE("argo: retries, timeouts, params and the CronWorkflow") {

@@ -259,6 +259,19 @@ TEST_CASE("W005: the wrong Neuron family, EFA and CPUs, unknown types") {
   CHECK(Count(efa,
               "the step asks for 129 CPUs, but one trn1.32xlarge node has 128 vCPUs "
               "[W005]") == 1);
+  // trn1.2xlarge has no EFA (the Neuron multi-node setup page), trn1n.32xlarge 16; inf2's
+  // figure is not checked.
+  CHECK(Count(Warnings("",
+                       "@kubernetes(trainium=1, efa=1, node_selector=\"node.kubernetes.io/"
+                       "instance-type=trn1.2xlarge\")"),
+              "the step asks for 1 EFA interface, but one trn1.2xlarge node has 0 EFA "
+              "interfaces [W005]") == 1);
+  CHECK(Warnings("",
+                 "@kubernetes(trainium=16, efa=16, node_selector=\"node.kubernetes.io/"
+                 "instance-type=trn1n.32xlarge\")") == "");
+  CHECK(Warnings("",
+                 "@kubernetes(inferentia=12, efa=32, node_selector=\"node.kubernetes.io/"
+                 "instance-type=inf2.48xlarge\")") == "");
   // An instance type flowc has no figures for; memory alone, without Neuron devices.
   CHECK(Warnings("",
                  "@kubernetes(trainium=64, memory=\"9Ti\", node_selector={\"node."
