@@ -105,6 +105,21 @@ def diff_pods(expected, actual, where):
     return lines
 
 
+class Expectations:
+    """A test file's checks, called as expect(name, condition, detail): each call counts one,
+    and a false condition is a failure. Its `failures` list also takes failures found
+    otherwise (check_golden appends to it)."""
+
+    def __init__(self):
+        self.failures = []
+        self.checked = 0
+
+    def __call__(self, name, condition, detail=""):
+        self.checked += 1
+        if not condition:
+            self.failures.append(f"{name}: {detail}")
+
+
 def finish(name, failures, checked):
     """Prints the outcome in a form ctest and people read; exits non-zero on failure."""
     for failure in failures:

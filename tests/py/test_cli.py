@@ -11,15 +11,8 @@ import tempfile
 
 import flowc_testlib as lib
 
-failures = []
-checked = 0
-
-
-def expect(name, condition, detail=""):
-    global checked
-    checked += 1
-    if not condition:
-        failures.append(f"{name}: {detail}")
+expect = lib.Expectations()
+failures = expect.failures
 
 
 BAD = "flow broken {\n  step start { run \"a\" next nowhere }\n  step end { run \"b\" }\n}\n"
@@ -233,7 +226,7 @@ def main():
             lib.check_golden(f"tests/golden/graph/nightly_train.{fmt}", r.stdout, failures)
     finally:
         shutil.rmtree(tmp)
-    lib.finish("test_cli", failures, checked)
+    lib.finish("test_cli", failures, expect.checked)
 
 
 if __name__ == "__main__":

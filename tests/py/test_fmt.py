@@ -13,15 +13,8 @@ import tempfile
 
 import flowc_testlib as lib
 
-failures = []
-checked = 0
-
-
-def expect(name, condition, detail=""):
-    global checked
-    checked += 1
-    if not condition:
-        failures.append(f"{name}: {detail}")
+expect = lib.Expectations()
+failures = expect.failures
 
 
 MESSY = ("# a flow\n@retry( times=1 )  flow f{\n"
@@ -242,7 +235,7 @@ def main():
             shutil.rmtree(tmp)
     test_stdin()
     test_repository_is_formatted()
-    lib.finish("test_fmt", failures, checked)
+    lib.finish("test_fmt", failures, expect.checked)
 
 
 if __name__ == "__main__":
