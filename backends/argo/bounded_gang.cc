@@ -15,10 +15,6 @@ using k8s::Key;
 using k8s::ValueScalar;
 
 constexpr const char* kGangTask = "gang";
-// The hook runs when the task did not succeed: a gang that completed keeps its pods, and
-// their logs, as the workflow's own (hooks.go runOnExitNode evaluates the expression with the
-// DAG's scope, where dag.go executeDAGTask has put `tasks.<name>.status`).
-constexpr const char* kDeleteUnlessSucceeded = "tasks.gang.status != 'Succeeded'";
 // A different hash per element of a foreach: the node's full name holds the element's index.
 constexpr const char* kElementHash = "{{=sprig.trunc(5, sprig.sha1sum(node.name))}}";
 constexpr const char* kAttempt = "{{retries}}";
@@ -84,9 +80,12 @@ void EmitBoundedGangDag(YAML::Emitter& out, const ir::Step& step, const Layout& 
   out << YAML::Value << YAML::BeginMap;
   Key(out, "exit");
   out << YAML::Value << YAML::BeginMap;
+  // The hook runs when the task did not succeed: a gang that completed keeps its pods, and
+  // their logs, as the workflow's own (hooks.go runOnExitNode evaluates the expression with
+  // the DAG's scope, where dag.go executeDAGTask has put `tasks.<name>.status`).
   Key(out, "expression");
   out << YAML::Value;
-  EmitString(out, kDeleteUnlessSucceeded);
+  EmitString(out, fmt::format("tasks.{}.status != 'Succeeded'", kGangTask));
   Template(out, layout.delete_name(index));
   Parameters(out, "arguments", &gang, false);
   out << YAML::EndMap << YAML::EndMap;  // exit, hooks
