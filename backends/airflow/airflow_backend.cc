@@ -290,7 +290,7 @@ class DagWriter {
     seen_.task = true;
 
     if (step.parallel) {
-      PyExpr items = ItemsExpr(foreach, task_id, var, out);
+      PyExpr items = ItemsExpr(foreach, task_id, var, out, /*rendered=*/true);
       PyExpr partial =
           PyExpr::Call(PyExpr::Attr(GangTask(s, task_id), "partial"), {}, GangArgs(step));
       Assign(out, var,
@@ -345,19 +345,34 @@ class DagWriter {
     out += "\n";
     std::string_view var = Var(first.name + Suffix(binding, 0, '_') + "_group");
     node_vars_[GroupNode(flow_, plan_, f, binding)] = var;
-    PyExpr items = ItemsExpr(*split.foreach, group_id, var, out);
+    PyExpr items = ItemsExpr(*split.foreach, group_id, var, out, /*rendered=*/false);
     Assign(out, var, PyExpr::Call(std::string(fn) + ".expand", {}, {{"item", std::move(items)}}),
            4);
     out += "\n";
   }
 
-  // The elements to expand over: a literal list as it is (expand() does not
-  // render), or a task returning the list param's value in this run.
+  // The elements to expand over: a literal list, or a task returning the list
+  // param's value in this run (an XCom, which Airflow never renders: its id
+  // is among the resolved ones that _do_render_template_fields skips).
+  //
+  // `rendered`: the elements of a literal list are escaped for Jinja where
+  // Airflow renders them, in a mapped task's expand(): the unmapped task's
+  // templated fields are rendered with the expanded values, skipping only
+  // those resolved at run time (DictOfListsExpandInput.resolve returns the
+  // ids of all but the literal keys: airflow/models/expandinput.py in 2.10,
+  // task-sdk/src/airflow/sdk/definitions/_internal/expandinput.py in 3.x),
+  // and a TaskFlow task's op_kwargs, where `item` lands
+  // (DecoratedMappedOperator._expand_mapped_kwargs), is a templated field.
+  // A mapped task group's argument is not rendered: the tasks inside read it
+  // as a MappedArgument, which render_template resolves and returns as it is
+  // (Templater.render_template, ResolveMixin).
   PyExpr ItemsExpr(const ir::Foreach& foreach, const std::string& id, std::string_view var_base,
-                   std::string& out) {
+                   std::string& out, bool rendered) {
     if (foreach.param.empty()) {
       PyExpr::Exprs items;
-      for (const std::string& item : foreach.items) items.push_back(Raw(item));
+      for (const std::string& item : foreach.items) {
+        items.push_back(rendered ? Rendered(item) : Raw(item));
+      }
       return PyExpr::List(std::move(items));
     }
     seen_.task = seen_.items = true;
@@ -399,6 +414,7 @@ class DagWriter {
                      const char* callee) {
     seen_.pod_operator = true;
     seen_.datetime = seen_.datetime || NeedsDatetime(step);
+    seen_.claims = seen_.claims || !step.pod.resources->claims.empty();
     Kwargs kw;
     kw.reserve(kMaxPodOperatorKwargs);  // one block, not five as the list grows
     kw.emplace_back("task_id", PyExpr::Str(task_id));

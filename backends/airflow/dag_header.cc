@@ -64,7 +64,8 @@ std::string Imports(const ir::Flow& flow, const DagUses& uses) {
 bool DagUses::operator==(const DagUses& o) const {
   return datetime == o.datetime && task == o.task && task_group == o.task_group &&
          pod_operator == o.pod_operator && objects == o.objects && text == o.text &&
-         argv == o.argv && argvs == o.argvs && items == o.items && gangs == o.gangs;
+         argv == o.argv && argvs == o.argvs && items == o.items && claims == o.claims &&
+         gangs == o.gangs;
 }
 
 // Follows what DagWriter does for each step (airflow_backend.cc Body, Task,
@@ -91,6 +92,7 @@ DagUses PlanUses(const ir::Flow& flow, const Plan& plan) {
       continue;
     }
     uses.pod_operator = true;
+    if (!step.pod.resources->claims.empty()) uses.claims = true;
     if (mode == ForeachMode::kMappedTask) {
       uses.task = uses.argvs = uses.argv = uses.items = uses.text = true;
       continue;
@@ -116,6 +118,7 @@ void WriteHeader(const ir::Flow& flow, const DagUses& uses, OutputSink& out) {
   helper(uses.argv, py::kFlowcArgv);
   helper(uses.items, py::kFlowcItems);
   helper(uses.argvs, py::kFlowcArgvs);
+  helper(uses.claims, py::kFlowcModels);
   helper(uses.objects || !uses.gangs.empty(), py::kFlowcApi);
   if (uses.objects) {
     out.Write(text);

@@ -26,6 +26,7 @@ struct DagUses {
   bool argv = false;          // flowc_argv
   bool argvs = false;         // flowc_argvs
   bool items = false;         // flowc_items
+  bool claims = false;        // FLOWC_RESOURCE_CLAIM (flowc_models): a pod's DRA claims
   std::vector<size_t> gangs;  // the @parallel steps, in the order of their names
 
   bool operator==(const DagUses& other) const;

@@ -138,7 +138,9 @@ void AppendPodKwargs(const ir::Pod& pod, std::optional<PyExpr> cmds, Kwargs& kw,
     if (!pod.resources->claims.empty()) {
       PyExpr::Exprs claims;
       for (const std::string& claim : pod.resources->claims) {
-        claims.push_back(k8s("V1ResourceClaim", {{"name", Raw(claim)}}));
+        // The claim model the installed client has (templates/airflow/flowc_models.py):
+        // kubernetes client 34 renamed V1ResourceClaim to CoreV1ResourceClaim.
+        claims.push_back(PyExpr::Call("FLOWC_RESOURCE_CLAIM", {}, {{"name", Raw(claim)}}));
       }
       resources.emplace_back("claims", PyExpr::List(std::move(claims)));
     }

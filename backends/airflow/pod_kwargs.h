@@ -17,8 +17,12 @@
 // (kubernetes/client/api_client.py) returns a dict's items as they are and a
 // model's attributes through attribute_map, and PodManager.run_pod_async
 // (providers/.../utils/pod_manager.py) sends exactly that. The container's
-// `resources.claims` entries are V1ResourceClaim(name=...), a model with
-// `name` in every client from 26 on (32 adds `request`, unused here).
+// `resources.claims` entries are FLOWC_RESOURCE_CLAIM(name=...): the model is
+// V1ResourceClaim in clients 26 to 33 and CoreV1ResourceClaim from 34 (when
+// resource.k8s.io/v1 took the name for its ResourceClaim object, now
+// ResourceV1ResourceClaim); the DAG picks the one its client has
+// (templates/airflow/flowc_models.py). Both have `name` (32 adds `request`,
+// unused here).
 #ifndef FLOWC_BACKENDS_AIRFLOW_POD_KWARGS_H_
 #define FLOWC_BACKENDS_AIRFLOW_POD_KWARGS_H_
 

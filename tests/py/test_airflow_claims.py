@@ -13,7 +13,8 @@ for each version this test:
   2. checks that the forms flowc does not use would be wrong there (so that (1) can fail): a
      typed V1PodResourceClaim with resource_claim_template_name is refused by clients 29-30, a
      typed one with source=V1ClaimSource is refused by 31+ and sends `source`, which the 1.34
-     API does not have, from 29-30.
+     API does not have, from 29-30; `k8s.V1ResourceClaim` is missing from 34 on (issue 31),
+     while the model flowc_models.py chooses serializes to {name} on every client.
 Run with `--version N` it is the subprocess that does (2) for one version.
 """
 import glob
@@ -53,8 +54,21 @@ def typed_forms(version):
                                                       resource_claim_template_name="t"))
     form("typed source", lambda: k8s.V1PodResourceClaim(
         name="neurons", source=k8s.V1ClaimSource(resource_claim_template_name="t")))
-    resources = k8s.V1ResourceRequirements(claims=[k8s.V1ResourceClaim(name="neurons")])
-    out["container"] = api.sanitize_for_serialization(resources).get("claims")
+    def container(name, build):
+        try:
+            resources = k8s.V1ResourceRequirements(claims=[build()])
+            out[name] = api.sanitize_for_serialization(resources).get("claims")
+        except (TypeError, AttributeError, ValueError) as e:
+            out[name] = f"{type(e).__name__}"
+
+    # The model the DAG names, chosen by templates/airflow/flowc_models.py, and the one name
+    # that would be wrong from client 34 on.
+    helpers = {"k8s": k8s}
+    with open(os.path.join(lib.SOURCE_DIR, "templates", "airflow", "flowc_models.py"),
+              encoding="utf-8") as f:
+        exec(f.read(), helpers)
+    container("container", lambda: helpers["FLOWC_RESOURCE_CLAIM"](name="neurons"))
+    container("container V1ResourceClaim", lambda: k8s.V1ResourceClaim(name="neurons"))
     return out
 
 
@@ -135,6 +149,8 @@ def main():
                 "typed source": [{"name": "neurons", "source": {
                     "resourceClaimTemplateName": "t"}}] if old else "AttributeError",
                 "container": [{"name": "neurons"}],
+                "container V1ResourceClaim": [{"name": "neurons"}] if int(version) <= 33
+                else "AttributeError",
             }
             if forms != expected:
                 failures.append(f"client {version}: forms {forms}, expected {expected}")

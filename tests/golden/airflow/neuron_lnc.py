@@ -20,6 +20,26 @@ except ImportError:  # Airflow 2
     from airflow.models.param import Param
 
 
+def flowc_model(*names):
+    """The first of `names` that the installed kubernetes client's models have.
+
+    For a model the client renamed: the file imports with every client the cncf.kubernetes
+    provider allows (29 to 35) and builds the same object, where naming one spelling would fail
+    the whole import on the others.
+    """
+    for name in names:
+        model = getattr(k8s, name, None)
+        if model is not None:
+            return model
+    raise ImportError("kubernetes.client.models has none of " + ", ".join(names))
+
+
+# A container's `resources.claims` entry: {name} (clients 29-31), {name, request} (32 on).
+# Client 34 renamed it CoreV1ResourceClaim, when resource.k8s.io/v1 went GA and took the name
+# ResourceV1ResourceClaim for its ResourceClaim object; clients up to 33 call it V1ResourceClaim.
+FLOWC_RESOURCE_CLAIM = flowc_model("CoreV1ResourceClaim", "V1ResourceClaim")
+
+
 def flowc_api(obj):
     """Where the Kubernetes API keeps objects of this kind: group, version, plural.
 
@@ -257,7 +277,7 @@ with DAG(
         ],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
-            claims=[k8s.V1ResourceClaim(name="neurons")],
+            claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
         ),
         tolerations=[
             k8s.V1Toleration(key="aws.amazon.com/neuron", operator="Exists", effect="NoSchedule"),
@@ -284,7 +304,7 @@ with DAG(
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "180", "memory": "1900000M", "ephemeral-storage": "10240M"},
             limits={"vpc.amazonaws.com/efa": "16"},
-            claims=[k8s.V1ResourceClaim(name="neurons")],
+            claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
         ),
         volume_mounts=[k8s.V1VolumeMount(name="dshm", mount_path="/dev/shm")],
         tolerations=[
@@ -317,7 +337,7 @@ with DAG(
         cmds=["/bin/sh", "-c", "python smoke_test.py"],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
-            claims=[k8s.V1ResourceClaim(name="neurons")],
+            claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
         ),
         tolerations=[
             k8s.V1Toleration(key="aws.amazon.com/neuron", operator="Exists", effect="NoSchedule"),
@@ -343,7 +363,7 @@ with DAG(
         cmds=["/bin/sh", "-c", "echo done"],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
-            claims=[k8s.V1ResourceClaim(name="neurons")],
+            claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
         ),
         tolerations=[
             k8s.V1Toleration(key="aws.amazon.com/neuron", operator="Exists", effect="NoSchedule"),

@@ -548,7 +548,17 @@ with DAG(
     )
     literal_gang = task.sensor(**FLOWC_GANG_SENSOR, task_id="literal_gang")(flowc_gang).partial(
         step="literal_gang",
-    ).expand(item=["$(X)", "{{ open", "}}", "über 10:00", "日本 $HOME", "{{ds}}", "x$"])
+    ).expand(
+        item=[
+            "$(X)",
+            "{{ '{{' }} open",
+            "}}",
+            "über 10:00",
+            "日本 $HOME",
+            "{{ '{{' }}ds}}",
+            "x$",
+        ],
+    )
     numbers = KubernetesPodOperator(
         task_id="numbers",
         name="numbers",

@@ -18,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import fake_kube  # noqa: E402
+import k8s_models  # noqa: E402
 
 
 def template_dir(source_dir=None):
@@ -25,10 +26,13 @@ def template_dir(source_dir=None):
                         "airflow")
 
 
-def load(kube, tables, source_dir=None, clock=None):
+def load(kube, tables, source_dir=None, clock=None, client=None):
     """A namespace with every template function, its hook bound to `kube`, the FLOWC_* tables
-    of `tables`, and `datetime.datetime.now` reading `clock()` when one is given."""
-    ns = {"base64": base64, "hashlib": hashlib, "json": json, "yaml": yaml,
+    of `tables`, `datetime.datetime.now` reading `clock()` when one is given, and `k8s` the
+    models of kubernetes client `client` (k8s_models.py; its default when None)."""
+    k8s_models.install(client or k8s_models.DEFAULT_VERSION)
+    from kubernetes.client import models as k8s
+    ns = {"base64": base64, "hashlib": hashlib, "json": json, "yaml": yaml, "k8s": k8s,
           "ApiException": ApiException, "datetime": _datetime_module(clock),
           "KubernetesHook": fake_kube.make_hook_class(lambda: kube)}
     ns.update(tables)

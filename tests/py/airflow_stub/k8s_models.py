@@ -18,12 +18,19 @@ The facts, from the models' sources and docs (kubernetes/client/models/*.py, kub
     up {name, resource_claim_name, resource_claim_template_name}, no V1ClaimSource (1.31
     flattened it).
   - V1ResourceClaim: {name} up to client 31, {name, request} from 32 (Kubernetes 1.32).
+  - From client 34 (Kubernetes 1.34, resource.k8s.io/v1 GA) the container's claim is
+    CoreV1ResourceClaim {name, request} (kubernetes/client/models/core_v1_resource_claim.py,
+    "release-1.35"), the API object resource.k8s.io/v1 ResourceClaim is
+    ResourceV1ResourceClaim {api_version, kind, metadata, spec, status}, and there is no
+    V1ResourceClaim: `k8s.V1ResourceClaim` raises AttributeError, as issue 31 saw with 35.0.0.
+  tests/data/kubernetes_client_models.json records these names and fields per version.
 """
 import kubernetes.client
 from kubernetes.client import models
 
 VERSIONS = ("29", "30", "31", "32", "33", "34", "35")
-DEFAULT_VERSION = "33"
+# The client the current provider requires (cncf.kubernetes 10.15.0: kubernetes>=35,<36).
+DEFAULT_VERSION = "35"
 
 
 def _model(name, fields, required=()):
@@ -103,13 +110,20 @@ def install(version=DEFAULT_VERSION):
     claim_fields = [("name", "name", "str")]
     if major >= 32:
         claim_fields.append(("request", "request", "str"))
-    classes["V1ResourceClaim"] = _model("V1ResourceClaim", claim_fields, required=("name",))
+    claim = "CoreV1ResourceClaim" if major >= 34 else "V1ResourceClaim"
+    classes[claim] = _model(claim, claim_fields, required=("name",))
+    if major >= 34:
+        classes["ResourceV1ResourceClaim"] = _model("ResourceV1ResourceClaim", [
+            ("api_version", "apiVersion", "str"), ("kind", "kind", "str"),
+            ("metadata", "metadata", "V1ObjectMeta"), ("spec", "spec", "V1ResourceClaimSpec"),
+            ("status", "status", "V1ResourceClaimStatus")], required=("spec",))
     classes["V1PodSpec"] = _extend(_ORIGINAL["V1PodSpec"], "V1PodSpec", [
         ("resource_claims", "resourceClaims", "list[V1PodResourceClaim]")])
     classes["V1ResourceRequirements"] = _extend(
         _ORIGINAL["V1ResourceRequirements"], "V1ResourceRequirements",
-        [("claims", "claims", "list[V1ResourceClaim]")])
-    for name in ("V1ClaimSource", "V1PodResourceClaim"):
+        [("claims", "claims", "list[{}]".format(claim))])
+    for name in ("V1ClaimSource", "V1PodResourceClaim", "V1ResourceClaim", "CoreV1ResourceClaim",
+                 "ResourceV1ResourceClaim"):
         for module in (models, kubernetes.client):
             if hasattr(module, name):
                 delattr(module, name)

@@ -8,8 +8,9 @@ usage: run_dag.py DAG_FILE PARAMS_JSON
 PARAMS_JSON holds values for params without a default; the others take their defaults. It
 evaluates the DAG the way Airflow would run it once: templated fields are rendered with Jinja
 (an environment set up as Airflow's: sandboxed, StrictUndefined, no trailing newline kept) with
-`params` and `run_id`, mapped arguments are not rendered, TaskFlow tasks run with their
-op_kwargs rendered, a mapped task group runs once per element, and each pod is built from the
+`params` and `run_id`, TaskFlow tasks run with their op_kwargs rendered, a mapped task group
+runs once per element, an expand() argument is rendered as Airflow renders it (mapped_value),
+and each pod is built from the
 KubernetesPodOperator's arguments as the provider's build_pod_request_obj does (without the
 labels Airflow adds of its own), merged with `full_pod_spec` as PodGenerator.reconcile_pods
 does. A @parallel task, a sensor in reschedule mode, is poked until it is done, each poke a new
@@ -186,7 +187,20 @@ class Runner:
             return
         (key, values), = op.mapped.items()
         for mi, value in enumerate(self.resolve(values, gi)):
-            self.run_gang(op, gi, mi, {key: value})  # mapped: not rendered
+            # op_kwargs, where `key` lands, is a TaskFlow task's templated field.
+            self.run_gang(op, gi, mi, {key: self.mapped_value(values, value, True, gi)})
+
+    def mapped_value(self, values, value, templated, gi):
+        """An element of an expand() argument as the task's field receives it: rendered when it
+        comes from a literal list and lands in a templated field, as it is when it was resolved
+        at run time (an XCom). MappedOperator.render_template_fields renders the unmapped task's
+        fields skipping the ids DictOfListsExpandInput.resolve returns, which are those of every
+        key but the literal ones (airflow/models/expandinput.py in 2.10, task-sdk/src/airflow/
+        sdk/definitions/_internal/expandinput.py in 3.x; a decorated task's expand() arguments
+        go to op_kwargs: DecoratedMappedOperator._expand_mapped_kwargs)."""
+        if isinstance(values, list) and templated:
+            return self.render(value, gi)
+        return value
 
     def run_gang(self, op, gi, mi, mapped):
         """Pokes the sensor as Airflow does in reschedule mode: one call per poke."""
@@ -211,7 +225,7 @@ class Runner:
         (key, values), = op.mapped.items()
         for mi, value in enumerate(self.resolve(values, gi)):
             kwargs = self.render(op.kwargs, gi)
-            kwargs[key] = value  # mapped: not rendered
+            kwargs[key] = self.mapped_value(values, value, key in _stub.KPO_TEMPLATE_FIELDS, gi)
             self.record("pods", op, gi, mi, build_pod(kwargs))
 
 

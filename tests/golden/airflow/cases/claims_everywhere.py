@@ -103,6 +103,26 @@ def flowc_argvs(argv, items=None, param=None, **context):
     return [flowc_argv(argv, item) for item in flowc_items(items, param, **context)]
 
 
+def flowc_model(*names):
+    """The first of `names` that the installed kubernetes client's models have.
+
+    For a model the client renamed: the file imports with every client the cncf.kubernetes
+    provider allows (29 to 35) and builds the same object, where naming one spelling would fail
+    the whole import on the others.
+    """
+    for name in names:
+        model = getattr(k8s, name, None)
+        if model is not None:
+            return model
+    raise ImportError("kubernetes.client.models has none of " + ", ".join(names))
+
+
+# A container's `resources.claims` entry: {name} (clients 29-31), {name, request} (32 on).
+# Client 34 renamed it CoreV1ResourceClaim, when resource.k8s.io/v1 went GA and took the name
+# ResourceV1ResourceClaim for its ResourceClaim object; clients up to 33 call it V1ResourceClaim.
+FLOWC_RESOURCE_CLAIM = flowc_model("CoreV1ResourceClaim", "V1ResourceClaim")
+
+
 def flowc_api(obj):
     """Where the Kubernetes API keeps objects of this kind: group, version, plural.
 
@@ -600,7 +620,7 @@ with DAG(
         cmds=["/bin/sh", "-c", "python a.py"],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
-            claims=[k8s.V1ResourceClaim(name="neurons")],
+            claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
         ),
         tolerations=[
             k8s.V1Toleration(key="aws.amazon.com/neuron", operator="Exists", effect="NoSchedule"),
@@ -626,7 +646,7 @@ with DAG(
         cmds=["/bin/sh", "-c", "python b.py"],
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
-            claims=[k8s.V1ResourceClaim(name="neurons")],
+            claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
         ),
         tolerations=[
             k8s.V1Toleration(key="aws.amazon.com/neuron", operator="Exists", effect="NoSchedule"),
@@ -666,7 +686,7 @@ with DAG(
         image="public.ecr.aws/neuron/pytorch-training-neuronx:2.9.0",
         container_resources=k8s.V1ResourceRequirements(
             requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
-            claims=[k8s.V1ResourceClaim(name="neurons")],
+            claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
         ),
         tolerations=[
             k8s.V1Toleration(key="aws.amazon.com/neuron", operator="Exists", effect="NoSchedule"),
@@ -711,7 +731,7 @@ with DAG(
             cmds=prepare_argv,
             container_resources=k8s.V1ResourceRequirements(
                 requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
-                claims=[k8s.V1ResourceClaim(name="neurons")],
+                claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
             ),
             tolerations=[
                 k8s.V1Toleration(
@@ -743,7 +763,7 @@ with DAG(
             cmds=["/bin/sh", "-c", "python bench.py --batch 1"],
             container_resources=k8s.V1ResourceRequirements(
                 requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
-                claims=[k8s.V1ResourceClaim(name="neurons")],
+                claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
             ),
             tolerations=[
                 k8s.V1Toleration(
@@ -768,7 +788,7 @@ with DAG(
             cmds=["/bin/sh", "-c", "python bench.py --batch 8"],
             container_resources=k8s.V1ResourceRequirements(
                 requests={"cpu": "1", "memory": "4096M", "ephemeral-storage": "10240M"},
-                claims=[k8s.V1ResourceClaim(name="neurons")],
+                claims=[FLOWC_RESOURCE_CLAIM(name="neurons")],
             ),
             tolerations=[
                 k8s.V1Toleration(
