@@ -332,7 +332,8 @@ flow f {
 }
 )");
   // One-step body: the KubernetesPodOperator itself is mapped; its commands
-  // come from a task because Airflow does not render mapped arguments.
+  // come from a task, an XCom, which Airflow does not render (a literal
+  // expand() argument it would).
   CHECK(Contains(dag,
                  "one_argv = task(task_id=\"one-argv\")(flowc_argvs)(\n"
                  "        argv=[\"/bin/sh\", \"-c\", [\"echo \", None]],\n"
@@ -351,6 +352,50 @@ flow f {
   CHECK(Contains(dag, "        outer >> [inner_0, inner_1]\n"));
   CHECK(Contains(dag, "        inner_0 >> inner_join\n        inner_1 >> inner_join\n"));
   CHECK(Contains(dag, "    join_one >> outer_group\n    outer_group >> outer_join\n"));
+}
+
+TEST_CASE("airflow: literal items are escaped where Airflow renders them, and only there") {
+  std::string dag = Compile(R"(
+flow f {
+  step start { run "s" next gang foreach ["{{ ds }}", "{% raw %}"] }
+  @parallel(nodes=2)
+  step gang { run "g {{item}}" next gang_join }
+  step gang_join { run "j" next outer foreach ["{{ ds }}", "{#"] }
+  step outer { run "o {{item}}" next inner foreach ["x"] }
+  step inner { run "i" next inner_join }
+  step inner_join { run "ij" next outer_join }
+  step outer_join { run "oj" next end }
+  step end { run "e" }
+}
+)");
+  // A mapped sensor's literal expand() argument lands in op_kwargs, which
+  // Airflow renders: escaped.
+  CHECK(Contains(dag,
+                 ".partial(step=\"gang\").expand(\n"
+                 "        item=[\"{{ '{{' }} ds }}\", \"{{ '{%' }} raw %}\"],\n"));
+  // A mapped task group's argument is resolved, never rendered: as it is.
+  CHECK(Contains(dag, "outer_group = outer_foreach.expand(item=[\"{{ ds }}\", \"{#\"])\n"));
+}
+
+TEST_CASE("airflow: a pod's DRA claims name the claim model the installed client has") {
+  std::string dag = Compile(R"(
+@kubernetes(namespace="ml")
+flow f {
+  step start { run "s" next end }
+  @neuron(devices=4, connected=true, instance_type="trn2.48xlarge")
+  step end { run "e" }
+}
+)");
+  CHECK(Contains(dag, "claims=[FLOWC_RESOURCE_CLAIM(name=\"neurons\")]"));
+  CHECK(Contains(dag,
+                 "\nFLOWC_RESOURCE_CLAIM = flowc_model(\"CoreV1ResourceClaim\", "
+                 "\"V1ResourceClaim\")\n"));
+  CHECK(!Contains(dag, "k8s.V1ResourceClaim"));
+  // Without claims, no helper for them.
+  CHECK(!Contains(Compile(R"(
+flow f { step start { run "s" next end } step end { run "e" } }
+)"),
+                  "flowc_model"));
 }
 
 TEST_CASE("airflow: what Airflow cannot run is an error at the step, and no output") {
