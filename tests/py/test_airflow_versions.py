@@ -17,7 +17,9 @@ tests/data/kubernetes_client_models.json:
      `V1ResourceClaim` (29-33) and with only `CoreV1ResourceClaim` (34, 35); on Airflow 3 the
      import loads none of the Airflow 2 modules (airflow.decorators, airflow.models.param);
   5. the check in (4) can fail: a DAG naming `k8s.V1ResourceClaim` fails to import with the 34
-     and 35 shapes.
+     and 35 shapes;
+  6. flowc_model itself: the first name the models have, an ImportError naming them all when
+     none.
 Run with `--import VERSION AIRFLOW FILE...` it is the subprocess that imports for (3) and (4).
 """
 import ast
@@ -184,6 +186,9 @@ def check_imports(data, failures, counts):
                 if name in result["fields"] and set(fields) - set(result["fields"][name]):
                     failures.append(f"client {version}: stand-in {name} lacks "
                                     f"{sorted(set(fields) - set(result['fields'][name]))}")
+            if airflow == "2" and not any(d["airflow2_modules"] for d in result["dags"].values()):
+                failures.append(f"client {version}: as on Airflow 2 no DAG loaded "
+                                "airflow.decorators: the Airflow 3 check below sees nothing")
             ok = 0
             for path, dag in result["dags"].items():
                 checked += 1
@@ -220,6 +225,31 @@ def check_control(failures):
     return checked
 
 
+def check_helper(failures):
+    """flowc_model (templates/airflow/flowc_models.py) on stand-in model modules."""
+    with open(os.path.join(lib.SOURCE_DIR, "templates", "airflow", "flowc_models.py"),
+              encoding="utf-8") as f:
+        code = f.read()
+    checked = 0
+    for present, expected in (({"V1ResourceClaim"}, "V1ResourceClaim"),
+                              ({"CoreV1ResourceClaim", "ResourceV1ResourceClaim"},
+                               "CoreV1ResourceClaim"),
+                              ({"CoreV1ResourceClaim", "V1ResourceClaim"}, "CoreV1ResourceClaim"),
+                              (set(), "ImportError: kubernetes.client.models has none of "
+                                      "CoreV1ResourceClaim, V1ResourceClaim")):
+        checked += 1
+        k8s = type("models", (), {name: type(name, (), {}) for name in present})
+        try:
+            ns = {"k8s": k8s}
+            exec(code, ns)
+            got = ns["FLOWC_RESOURCE_CLAIM"].__name__
+        except ImportError as e:
+            got = f"ImportError: {e}"
+        if got != expected:
+            failures.append(f"flowc_model with {sorted(present)}: {got}, expected {expected}")
+    return checked
+
+
 def main():
     if len(sys.argv) >= 4 and sys.argv[1] == "--import":
         import_dags(sys.argv[2], sys.argv[3], sys.argv[4:])
@@ -229,6 +259,7 @@ def main():
         data = json.load(f)
     counts = {}
     checked = check_names(data, failures)
+    checked += check_helper(failures)
     checked += check_imports(data, failures, counts)
     checked += check_control(failures)
     for (version, airflow), (ok, total) in sorted(counts.items()):
