@@ -449,10 +449,12 @@ flow f {
 )");
   // A sensor that holds no worker slot while it waits, and a teardown that
   // deletes the gang however the step ends.
-  CHECK(Contains(dag, "    train = task.sensor(**FLOWC_GANG_SENSOR, task_id=\"train\")"
-                      "(flowc_gang)(step=\"train\")\n"));
-  CHECK(Contains(dag, "    train_teardown = task(task_id=\"train-teardown\")"
-                      "(flowc_gang_teardown)(step=\"train\").as_teardown()\n"));
+  CHECK(Contains(dag,
+                 "    train = task.sensor(**FLOWC_GANG_SENSOR, task_id=\"train\")"
+                 "(flowc_gang)(step=\"train\")\n"));
+  CHECK(Contains(dag,
+                 "    train_teardown = task(task_id=\"train-teardown\")"
+                 "(flowc_gang_teardown)(step=\"train\").as_teardown()\n"));
   CHECK(Contains(dag,
                  "FLOWC_GANGS = {\n    \"train\": \"\"\"\\\napiVersion: "
                  "jobset.x-k8s.io/v1alpha2\nkind: JobSet\n"));
