@@ -4,8 +4,12 @@
   carry `# error: CODE` or `# warning: CODE` comments must report exactly those codes at those
   lines and nothing else; any other block must pass with no diagnostic at all. A flow that is
   not in a ```flow block (a fence with another tag, or none) is a failure, so no example
-  escapes the check. `<!-- flow-dir: PATH -->` on the line before a block checks it from a
-  copy of that folder of the repository (for `@code`, whose files must exist).
+  escapes the check. As in docs/diagnostics.md (compiler/explain/example_run.h): a first line
+  `# target: NAME` compiles the block for that target instead (a target's own checks), and
+  `# beside the flow: NAME, N bytes` makes a file of N bytes beside it. `<!-- flow-dir: PATH
+  -->` on the line before a block checks it from a copy of that folder of the repository (for
+  `@code`, whose files must exist).
+- The README's Argo excerpt is a piece of what its flow compiles to, line for line.
 - docs/cli.md names every command `flowc --help` lists and, in each command's options table,
   every option its `--help` lists, and nothing else.
 - The grammar in docs/language.md is grammar/FlowParser.g4, rule for rule.
@@ -35,6 +39,8 @@ FENCE = re.compile(r"^(\s*)(`{3,})(.*)$")
 EXPECTED = re.compile(r"#\s*(error|warning):\s*([EW]\d{3})\b")
 FLOW_HEADER = re.compile(r"^\s*(flow|step) [A-Za-z_]\w* \{")
 FLOW_DIR = re.compile(r"^<!-- flow-dir: (\S+) -->$")
+TARGET = re.compile(r"^# target: (\S+)$")
+BESIDE = re.compile(r"^# beside the flow: ([^/,]+), (\d+) bytes$", re.M)
 LINK = re.compile(r"(?<!!)\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)\)")
 
 
@@ -100,10 +106,15 @@ def check_flow_block(page, line, body, before):
         if m:
             folder = os.path.join(tmp, "project")
             shutil.copytree(os.path.join(lib.SOURCE_DIR, m.group(1)), folder)
+        for name, size in BESIDE.findall(body):
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(bytes(int(size)))
         path = os.path.join(folder, "example.flow")
         with open(path, "w", encoding="utf-8") as f:
             f.write(body)
-        r = lib.run_flowc("check", path, "--diagnostics-format", "json")
+        target = TARGET.match(body.split("\n")[0])
+        command = ["compile", "--target", target.group(1)] if target else ["check"]
+        r = lib.run_flowc(*command, path, "--diagnostics-format", "json")
     finally:
         shutil.rmtree(tmp)
     try:
@@ -130,6 +141,20 @@ def check_examples():
                 expect(f"{page}:{line}: a flow example is a ```flow block", header is None,
                        f"a ```{tag} block holds {header!r}")
     expect("the docs hold flow examples", flows >= 20, f"only {flows}")
+
+
+def check_readme_excerpt():
+    found = blocks(read("README.md"))
+    flow = next((body for tag, _, body, _ in found if tag == "flow"), None)
+    yaml = next((body for tag, _, body, _ in found if tag == "yaml"), None)
+    if flow is None or yaml is None:
+        expect("README.md shows a flow and its Argo output", False, "no ```flow or ```yaml block")
+        return
+    r = lib.run_flowc("compile", "-", "--target", "argo", input=flow)
+    expect("README.md's Argo excerpt is what its flow compiles to",
+           r.returncode == 0 and "\n" + yaml in "\n" + r.stdout,
+           f"status {r.returncode}:\n{r.stderr}" if r.returncode else
+           "the excerpt is not a run of whole lines of:\n" + r.stdout)
 
 
 def help_of(*command):
@@ -294,6 +319,7 @@ def check_links():
 
 def main():
     check_examples()
+    check_readme_excerpt()
     check_cli()
     check_grammar()
     check_links()
