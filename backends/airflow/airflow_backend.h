@@ -3,7 +3,7 @@
 // (provider apache-airflow-providers-cncf-kubernetes 10+) whose pod is the
 // step's ir::Pod, rendered into `k8s.V1...` objects by one function.
 //
-// How the flow's constructs map (see README "Airflow"):
+// How the flow's constructs map (see docs/airflow.md):
 //   - params: DAG `params` of `Param(default, type=...)`; refs become Jinja.
 //   - foreach: dynamic task mapping (`.partial(...).expand(...)`) for a
 //     one-step body, a mapped task group for a longer one. Airflow cannot map
