@@ -12,7 +12,8 @@
 - The README's Argo excerpt is a piece of what its flow compiles to, line for line.
 - docs/cli.md names every command `flowc --help` lists and, in each command's options table,
   every option its `--help` lists, and nothing else.
-- The grammar in docs/language.md is grammar/FlowParser.g4, rule for rule.
+- The grammar in docs/language.md is grammar/FlowParser.g4, rule for rule, and its keywords
+  and punctuation are grammar/FlowLexer.g4's.
 - Every relative link resolves to a file, and every `#anchor` to a heading of its page.
 - Nothing points at ../shared, which a clone of flowc does not have.
 """
@@ -254,6 +255,24 @@ def docs_rules(text):
     return {}
 
 
+def check_tokens():
+    """The keywords and punctuation language.md lists are the lexer's literal tokens."""
+    lexer = read("grammar/FlowLexer.g4")
+    keywords_at = lexer.index("mode KEYWORDS")
+    literal = re.compile(r"^[A-Z_]+\s*:\s*'([^']+)'\s*;", re.M)
+    keywords = set(literal.findall(lexer[keywords_at:]))
+    punctuation = set(literal.findall(lexer[:keywords_at]))
+    text = read("docs/language.md")
+    listed = {}
+    for name in ("Keywords", "Punctuation"):
+        m = re.search(r"^- \*\*" + name + r"\*\* (?:are|is) `([^`]*)`", text, re.M)
+        listed[name] = set(m.group(1).split()) if m else set()
+    expect("docs/language.md lists the lexer's keywords", listed["Keywords"] == keywords,
+           f"docs {sorted(listed['Keywords'])}, FlowLexer.g4 {sorted(keywords)}")
+    expect("docs/language.md lists the lexer's punctuation", listed["Punctuation"] == punctuation,
+           f"docs {sorted(listed['Punctuation'])}, FlowLexer.g4 {sorted(punctuation)}")
+
+
 def check_grammar():
     theirs, ours = grammar_rules(), docs_rules(read("docs/language.md"))
     expect("grammar/FlowParser.g4 has rules", len(theirs) >= 10, str(theirs))
@@ -321,6 +340,7 @@ def main():
     check_readme_excerpt()
     check_cli()
     check_grammar()
+    check_tokens()
     check_links()
     lib.finish("test_docs", failures, expect.checked)
 
