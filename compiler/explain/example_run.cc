@@ -49,7 +49,9 @@ bool ExpandStandIns(std::string& text) {
 // folder and its files removed) whatever the stages do.
 class ScratchFolder {
  public:
-  explicit ScratchFolder(const std::vector<Fixture>& fixtures) {
+  // The flow itself is written there too, as example.flow: a glob of `@code` sees it, as it
+  // sees a user's flow in its folder.
+  ScratchFolder(const std::vector<Fixture>& fixtures, const std::string& flow) {
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = fmt::format("{}/flowc-example-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     std::vector<char> buffer(pattern.begin(), pattern.end());
@@ -61,6 +63,9 @@ class ScratchFolder {
       std::ofstream(file, std::ios::binary) << std::string(f.bytes, '\0');
       files_.push_back(file);
     }
+    std::string file = path_ + "/" + std::string(kExampleFile);
+    std::ofstream(file, std::ios::binary) << flow;
+    files_.push_back(file);
     previous_ = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     entered_ = previous_ >= 0 && chdir(path_.c_str()) == 0;
   }
@@ -111,7 +116,7 @@ ExampleRun RunExample(std::string_view example, const Runner& run) {
     out.why_text = "It holds a byte that is not UTF-8, shown here as `<XX>`:";
   }
   {
-    ScratchFolder folder(fixtures);
+    ScratchFolder folder(fixtures, text);
     diag::SourceFile file(std::string(kExampleFile), std::move(text));
     diag::Diagnostics diagnostics;
     run(file, out.target, diagnostics);

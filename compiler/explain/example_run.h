@@ -23,9 +23,10 @@ struct ExampleRun {
 // The file name the example runs as, and so the one its diagnostics print.
 inline constexpr std::string_view kExampleFile = "example.flow";
 
-// Runs `example` in a new empty folder (made and removed here) after making the files its
-// `# beside the flow: NAME, N bytes` lines ask for, with each `<x repeated N times>` replaced by
-// as many x. The folder keeps what `@code` finds independent of where flowc runs.
+// Runs `example`, with each `<x repeated N times>` replaced by as many x, as the file
+// example.flow of a new folder (made and removed here) that holds the files its
+// `# beside the flow: NAME, N bytes` lines ask for, N zero bytes each, and nothing else: what
+// `@code` finds is independent of where flowc runs (tests/py/test_docs.py does the same).
 ExampleRun RunExample(std::string_view example, const Runner& run);
 
 }  // namespace flowc::explain

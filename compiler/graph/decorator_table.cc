@@ -270,9 +270,10 @@ flow example {
               "where the files appear in the container; its working directory",
               "the ConfigMap volume's `mountPath` and the container's `workingDir`"),
       }, "ships local files to the pods in a ConfigMap named by a hash of their content",
-         R"flow(@code(files=["*.flow"])
+         R"flow(# beside the flow: train.py, 100 bytes
+@code(files=["train.py"])
 flow example {
-  step start { run "ls" next end }
+  step start { run "python train.py" next end }
 
   step end { run "echo done" }
 }
