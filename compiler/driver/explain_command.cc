@@ -1,8 +1,8 @@
 #include "compiler/driver/explain_command.h"
 
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 
 #include "compiler/driver/diagnostic_printer.h"
 #include "compiler/driver/driver.h"

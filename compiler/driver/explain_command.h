@@ -3,9 +3,8 @@
 #ifndef FLOWC_DRIVER_EXPLAIN_COMMAND_H_
 #define FLOWC_DRIVER_EXPLAIN_COMMAND_H_
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace flowc::driver {
 

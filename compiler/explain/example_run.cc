@@ -1,14 +1,13 @@
 #include "compiler/explain/example_run.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace flowc::explain {
 namespace {

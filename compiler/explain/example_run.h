@@ -11,8 +11,8 @@
 namespace flowc::explain {
 
 struct ExampleRun {
-  std::string target;    // from a first line `# target: NAME`; "" for `flowc check`
-  std::string shown;     // the example as the page shows it (valid UTF-8)
+  std::string target;  // from a first line `# target: NAME`; "" for `flowc check`
+  std::string shown;   // the example as the page shows it (valid UTF-8)
   // It is a flow as written (with the files it asks for beside it), so the page shows it as a
   // ```flow block, which tests/py/test_docs.py checks; else as text.
   bool whole_flow = true;

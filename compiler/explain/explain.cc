@@ -1,8 +1,8 @@
 #include "compiler/explain/explain.h"
 
-#include <cctype>
-
 #include <fmt/format.h>
+
+#include <cctype>
 
 #include "compiler/diag/suggest.h"
 #include "compiler/explain/example_run.h"
@@ -40,8 +40,9 @@ std::string Section(diag::Code code, const Runner& run) {
   std::string out = fmt::format("## {}\n\n**{}.** {}\n\n", diag::CodeString(code),
                                 Capitalized(text.title), text.meaning);
   if (text.example.empty()) {
-    out += "No example: whether flowc reports this code depends on the machine it runs on, not "
-           "on the flow alone.\n\n";
+    out +=
+        "No example: whether flowc reports this code depends on the machine it runs on, not "
+        "on the flow alone.\n\n";
   } else {
     ExampleRun example = RunExample(text.example, run);
     if (example.whole_flow) {
@@ -81,8 +82,8 @@ std::string DiagnosticsPage(const Runner& run) {
   for (diag::Code code : diag::AllCodes()) {
     std::string anchor(diag::CodeString(code));
     anchor[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(anchor[0])));
-    out += fmt::format("| [{}](#{}) | {} |\n", diag::CodeString(code), anchor,
-                       diag::Text(code).title);
+    out +=
+        fmt::format("| [{}](#{}) | {} |\n", diag::CodeString(code), anchor, diag::Text(code).title);
   }
   for (diag::Code code : diag::AllCodes()) out += "\n" + Section(code, run);
   return out;

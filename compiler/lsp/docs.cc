@@ -84,8 +84,8 @@ std::string ArgumentSummary(const table::ArgSpec& arg) {
 }
 
 std::string DecoratorMarkdown(const table::DecoratorSpec& spec) {
-  std::string out = fmt::format("**@{}** ({})\n\n{}", spec.name, Placement(spec.placement),
-                                Sentence(spec.doc));
+  std::string out =
+      fmt::format("**@{}** ({})\n\n{}", spec.name, Placement(spec.placement), Sentence(spec.doc));
   if (!spec.example.empty()) out += fmt::format("\n\n```flow\n{}```", spec.example);
   if (!spec.targets.empty()) out += fmt::format("\n\nOn each target: {}", spec.targets);
   out += "\n\nArguments:";

@@ -1,5 +1,7 @@
 // compiler/explain: every code's example reports exactly its code at its marked line, every
 // decorator's example checks cleanly, and `flowc explain` answers as documented.
+#include "compiler/explain/explain.h"
+
 #include <doctest/doctest.h>
 
 #include <regex>
@@ -8,7 +10,6 @@
 #include "compiler/diag/diagnostics.h"
 #include "compiler/driver/driver.h"
 #include "compiler/explain/example_run.h"
-#include "compiler/explain/explain.h"
 #include "compiler/graph/decorator_table.h"
 
 namespace flowc {
@@ -44,7 +45,8 @@ TEST_CASE("explain: each example reports exactly its code, once, at its marked l
       continue;
     }
     ++examples;
-    std::string severity = diag::DefaultSeverity(code) == diag::Severity::kError ? "error" : "warning";
+    std::string severity =
+        diag::DefaultSeverity(code) == diag::Severity::kError ? "error" : "warning";
     size_t marked = LineOf(example, "# " + severity + ": " + name);
     CHECK(marked > 0);
     explain::ExampleRun run = explain::RunExample(example, RunStages);
