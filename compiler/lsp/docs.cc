@@ -66,6 +66,31 @@ std::string Sentence(std::string_view phrase) {
   return out;
 }
 
+// The Kubernetes rule a value must also follow (decorator_args.cc checks it), or "".
+const char* RuleText(const table::ArgSpec& arg) {
+  switch (arg.rule) {
+    case table::Rule::kNone:
+      return "";
+    case table::Rule::kLabel:
+      return "a DNS-1123 label (at most 63 lowercase letters, digits and '-', beginning and "
+             "ending with a letter or digit)";
+    case table::Rule::kSubdomain:
+      return "a DNS-1123 subdomain as each name (at most 253 lowercase letters, digits, '-' "
+             "and '.')";
+    case table::Rule::kAbsolutePath:
+      return arg.type == table::ArgType::kStringMap
+                 ? "a DNS-1123 label as each claim's name, an absolute path as where it is mounted"
+                 : "an absolute path";
+    case table::Rule::kLabels:
+      return "Kubernetes label keys (`[prefix/]name`) and label values";
+    case table::Rule::kAnnotations:
+      return "Kubernetes annotation keys (`[prefix/]name`)";
+    case table::Rule::kEnvVars:
+      return "variable names of printable ASCII other than `=`";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string ArgumentSummary(const table::ArgSpec& arg) {
@@ -98,6 +123,9 @@ std::string DecoratorMarkdown(const table::DecoratorSpec& spec) {
 std::string ArgumentMarkdown(const table::DecoratorSpec& spec, const table::ArgSpec& arg) {
   std::string out = fmt::format("**{}** of `@{}`: {}\n\n{}", arg.name, spec.name,
                                 ArgumentSummary(arg), Sentence(arg.doc));
+  if (std::string_view rule = RuleText(arg); !rule.empty()) {
+    out += fmt::format("\n\nAllowed: {}.", rule);
+  }
   if (!arg.becomes.empty()) out += fmt::format("\n\nBecomes: {}.", arg.becomes);
   return out;
 }
