@@ -49,7 +49,7 @@ enum Capability : unsigned {
 };
 
 // The Argo version the output is for: only the form of a pod's DRA claims
-// depends on it (README, "Argo Workflows"). v4.1 added `resourceClaims` to
+// depends on it (docs/argo.md). v4.1 added `resourceClaims` to
 // templates (argoproj/argo-workflows#16587); earlier versions take them only
 // through `podSpecPatch`.
 enum class ArgoVersion { k3_7, k4_1 };

@@ -1,4 +1,4 @@
-// Tokens of the flow language (../shared/DSL.md, "Lexical rules").
+// Tokens of the flow language (docs/language.md, "Lexical rules").
 //
 // The lexer never fails: text it cannot otherwise match becomes an
 // UNTERMINATED_STRING or ERROR_CHAR token, which compiler/parse turns into a

@@ -1,4 +1,5 @@
-// The grammar of the flow language, rule for rule as in ../shared/DSL.md.
+// The grammar of the flow language. docs/language.md writes it in EBNF, rule for rule, and
+// tests/py/test_docs.py compares the two: a change here is a change there.
 //
 // Only compiler/parse sees the contexts ANTLR generates from this file; it
 // turns them into the plain structs of compiler/parse/ast.h. Semantic rules

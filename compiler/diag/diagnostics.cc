@@ -1,6 +1,8 @@
 #include "compiler/diag/diagnostics.h"
 
 #include <algorithm>
+#include <cctype>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -12,16 +14,42 @@ namespace {
 struct CodeInfo {
   std::string_view code;
   Severity severity;
+  CodeText text;
 };
 
 constexpr Severity Error = Severity::kError;
 constexpr Severity Warning = Severity::kWarning;
 
 constexpr CodeInfo kCodes[] = {
-#define X(name, code, severity) {code, severity},
+#define X(name, code, severity, title, meaning, fix) {code, severity, {title, meaning, fix, {}}},
 #include "compiler/diag/codes.def"
 #undef X
 };
+
+struct CodeExample {
+  std::string_view code;
+  std::string_view text;
+};
+
+// sizeof - 1: E005's example holds a byte that is not UTF-8, never a NUL, but a
+// string_view of the whole literal keeps what follows it.
+constexpr CodeExample kExamples[] = {
+#define EXAMPLE(code, text) {code, std::string_view(text, sizeof(text) - 1)},
+#include "compiler/diag/examples.def"
+#undef EXAMPLE
+};
+constexpr bool ExamplesFollowCodes() {
+  if (std::size(kExamples) != std::size(kCodes)) return false;
+  for (size_t i = 0; i < std::size(kCodes); ++i) {
+    if (kExamples[i].code != kCodes[i].code) return false;
+  }
+  return true;
+}
+static_assert(ExamplesFollowCodes(), "examples.def: one example per code of codes.def, in order");
+
+#ifndef FLOWC_DOCS_URL
+#define FLOWC_DOCS_URL "docs/diagnostics.md"
+#endif
 
 std::string_view SeverityName(Severity severity) {
   return severity == Severity::kError ? "error" : "warning";
@@ -37,6 +65,8 @@ size_t Utf8Length(std::string_view text, size_t i) {
   }
   return n;
 }
+
+}  // namespace
 
 // The line with every byte that is not UTF-8 written as <XX>, as clang does,
 // so that the diagnostic itself is valid text.
@@ -54,6 +84,8 @@ std::string Printable(std::string_view line) {
   }
   return out;
 }
+
+namespace {
 
 // The source line and a caret line under `range`; tabs are kept so the caret
 // lines up in any terminal.
@@ -83,6 +115,46 @@ void RenderSnippet(const SourceFile& file, SourceRange range, std::string& out) 
 
 std::string_view CodeString(Code code) { return kCodes[static_cast<size_t>(code)].code; }
 Severity DefaultSeverity(Code code) { return kCodes[static_cast<size_t>(code)].severity; }
+
+const CodeText& Text(Code code) {
+  static const std::vector<CodeText> texts = [] {
+    std::vector<CodeText> out;
+    for (size_t i = 0; i < std::size(kCodes); ++i) {
+      out.push_back(kCodes[i].text);
+      out.back().example = kExamples[i].text;
+    }
+    return out;
+  }();
+  return texts[static_cast<size_t>(code)];
+}
+
+const std::vector<Code>& AllCodes() {
+  static const std::vector<Code> codes = [] {
+    std::vector<Code> out;
+    for (size_t i = 0; i < std::size(kCodes); ++i) out.push_back(static_cast<Code>(i));
+    return out;
+  }();
+  return codes;
+}
+
+std::optional<Code> FindCode(std::string_view code) {
+  for (size_t i = 0; i < std::size(kCodes); ++i) {
+    std::string_view known = kCodes[i].code;
+    if (known.size() == code.size() &&
+        std::equal(known.begin(), known.end(), code.begin(), [](char a, char b) {
+          return a == std::toupper(static_cast<unsigned char>(b));
+        })) {
+      return static_cast<Code>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string HelpUri(Code code) {
+  std::string anchor(CodeString(code));
+  for (char& c : anchor) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return fmt::format("{}#{}", FLOWC_DOCS_URL, anchor);
+}
 
 Diagnostic& Diagnostics::Report(Code code, const SourceFile* file, SourceRange range,
                                 std::string message) {
@@ -174,7 +246,9 @@ nlohmann::json RenderSarif(const std::vector<Diagnostic>& diagnostics, std::stri
     size_t index = static_cast<size_t>(d.code);
     if (!seen[index]) {
       seen[index] = true;
-      rules.push_back({{"id", CodeString(d.code)}});
+      rules.push_back({{"id", CodeString(d.code)},
+                       {"shortDescription", {{"text", Text(d.code).title}}},
+                       {"helpUri", HelpUri(d.code)}});
     }
     std::string text = d.message;
     if (!d.help.empty()) text += "\nhelp: " + d.help;

@@ -6,6 +6,7 @@
 #ifndef FLOWC_DIAG_DIAGNOSTICS_H_
 #define FLOWC_DIAG_DIAGNOSTICS_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,13 +20,32 @@ namespace flowc::diag {
 enum class Severity { kError, kWarning };
 
 enum class Code {
-#define X(name, code, severity) name,
+#define X(name, code, severity, ...) name,
 #include "compiler/diag/codes.def"
 #undef X
 };
 
 std::string_view CodeString(Code code);
 Severity DefaultSeverity(Code code);
+
+// What codes.def and examples.def say of a code, for people: `flowc explain`, docs/ and the
+// language server read it from here.
+struct CodeText {
+  std::string_view title;    // "unknown step"
+  std::string_view meaning;  // Markdown: what went wrong
+  std::string_view fix;      // Markdown: how to fix it
+  std::string_view example;  // a minimal flow that reports the code (examples.def), or ""
+};
+const CodeText& Text(Code code);
+// Every code, in the table's order.
+const std::vector<Code>& AllCodes();
+// The code written `code` ("E014", or "e014"), if there is one.
+std::optional<Code> FindCode(std::string_view code);
+// The code's section of docs/diagnostics.md, as an absolute URL: SARIF's helpUri and the
+// language server's codeDescription.href must be absolute URIs. The base is the build's
+// FLOWC_DOCS_URL (CMakeLists.txt); the anchor is the lowercase code ("#e014"), which the page
+// gives each section's heading and which never changes, as a code never does.
+std::string HelpUri(Code code);
 
 struct Note {
   SourceRange range;  // may be invalid: a note without a location
@@ -90,6 +110,9 @@ class Reporter {
   Diagnostics& diags_;
   const SourceFile& file_;
 };
+
+// `line` with every byte that is not UTF-8 written as <XX>, as the text renderer does.
+std::string Printable(std::string_view line);
 
 // clang-style text: "FILE:LINE:COL: error: MESSAGE [E0xx]", the source line, a
 // caret (with ~ under the rest of the range), then note: and help: lines.

@@ -10,6 +10,7 @@
 #include "backends/k8s/objects.h"
 #include "backends/registry.h"
 #include "compiler/driver/diagnostic_printer.h"
+#include "compiler/driver/explain_command.h"
 #include "compiler/driver/files.h"
 #include "compiler/driver/fmt_command.h"
 #include "compiler/driver/graph_view.h"
@@ -294,6 +295,10 @@ int Run(int argc, char** argv) {
   FmtOptions fmt_options;
   CLI::App* fmt = AddFmtCommand(app, fmt_options);
 
+  ExplainOptions explain_options;
+  CLI::App* explain = AddExplainCommand(app, explain_options);
+  CLI::App* docs = AddDocsCommand(app, explain_options);
+
   CLI::App* lsp = app.add_subcommand(
       "lsp", "Run the language server (LSP 3.17, JSON-RPC on stdin and stdout) for editors");
   // vscode-languageclient passes --stdio to a server it starts on stdio; it is the only transport.
@@ -309,6 +314,8 @@ int Run(int argc, char** argv) {
   if (check->parsed()) return RunCheck(options);
   if (fmt->parsed()) return RunFmt(fmt_options);
   if (lsp->parsed()) return lsp::RunLanguageServer(0, 1);
+  if (explain->parsed()) return RunExplainCommand(explain_options);
+  if (docs->parsed()) return RunDocsCommand(explain_options);
   return RunGraph(options);
 }
 

@@ -17,7 +17,7 @@
 
 namespace flowc::driver {
 
-// Exit statuses, as documented in README.md.
+// Exit statuses, as documented in docs/cli.md ("Exit status").
 enum ExitCode : int {
   kExitOk = 0,
   kExitDiagnostics = 1,

@@ -43,7 +43,7 @@ int Rewrite(const std::string& path, const std::string& text) {
 
 CLI::App* AddFmtCommand(CLI::App& app, FmtOptions& options) {
   CLI::App* fmt =
-      app.add_subcommand("fmt", "Rewrite flows in the canonical layout (README \"Formatting\")");
+      app.add_subcommand("fmt", "Rewrite flows in the canonical layout (docs/formatting.md)");
   fmt->add_option("files", options.inputs,
                   "Flow files, rewritten in place; '-' formats stdin to stdout")
       ->required();

@@ -21,7 +21,7 @@ struct FmtOptions {
 // Adds the `fmt` subcommand to `app`, filling `options`.
 CLI::App* AddFmtCommand(CLI::App& app, FmtOptions& options);
 
-// Formats every input; returns the worst exit status (README "Exit status").
+// Formats every input; returns the worst exit status (docs/cli.md, "Exit status").
 int RunFmt(const FmtOptions& options);
 
 }  // namespace flowc::driver

@@ -1,4 +1,4 @@
-// The formatter: the one canonical layout of a .flow file (README "Formatting").
+// The formatter: the one canonical layout of a .flow file (docs/formatting.md).
 //
 // Format lays out the tokens and comments of a file that parses (parse::Lex, the same lexer the
 // parser reads) with a small recursive printer: items one a line, groups ((), [], {}) on one
@@ -17,7 +17,7 @@
 
 namespace flowc::format {
 
-// The canonical layout of `file` (README "Formatting"). Returns nullopt after reporting the
+// The canonical layout of `file` (docs/formatting.md). Returns nullopt after reporting the
 // file's syntax errors to `diagnostics` (exactly what parse::Parse reports).
 std::optional<std::string> Format(const diag::SourceFile& file, diag::Diagnostics& diagnostics);
 

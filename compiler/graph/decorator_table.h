@@ -49,6 +49,8 @@ struct ArgSpec {
   // What the argument does, for people: `flowc lsp` shows it on hover and in completion, so
   // that the editor's help and the checks read one table and never disagree.
   std::string_view doc = {};
+  // What the argument becomes in the output, on each target (docs/decorators.md, hover).
+  std::string_view becomes = {};
 };
 
 enum Placement : unsigned { kOnStep = 1, kOnFlow = 2 };
@@ -58,11 +60,14 @@ struct DecoratorSpec {
   unsigned placement;
   std::vector<ArgSpec> args;
   std::string_view doc = {};  // what the decorator does (as ArgSpec::doc)
+  std::string_view example = {};  // a whole flow that uses it, ending in a newline
+  std::string_view targets = {};  // what it becomes on each target, in Markdown
 };
 
 // `spec` with its documentation: keeps the table's rows short.
-inline ArgSpec Doc(ArgSpec spec, std::string_view doc) {
+inline ArgSpec Doc(ArgSpec spec, std::string_view doc, std::string_view becomes = {}) {
   spec.doc = doc;
+  spec.becomes = becomes;
   return spec;
 }
 

@@ -21,6 +21,8 @@ nlohmann::json ToLspDiagnostic(const diag::Diagnostic& d, const std::string& uri
       {"range", lines.Range(d.range.offset, d.range.length)},
       {"severity", d.severity == diag::Severity::kError ? 1 : 2},
       {"code", std::string(diag::CodeString(d.code))},
+      // The code's section of docs/diagnostics.md, as SARIF's helpUri (diag::HelpUri).
+      {"codeDescription", {{"href", diag::HelpUri(d.code)}}},
       {"source", "flowc"},
       {"message", message},
   };

@@ -57,6 +57,40 @@ const char* Placement(unsigned placement) {
   return placement == table::kOnFlow ? "on the flow only" : "on a step only";
 }
 
+// The table's phrase as a sentence: a capital first letter and a full stop.
+std::string Sentence(std::string_view phrase) {
+  std::string out(phrase);
+  if (out.empty()) return out;
+  if (out[0] >= 'a' && out[0] <= 'z') out[0] = static_cast<char>(out[0] - 'a' + 'A');
+  if (out.back() != '.') out += '.';
+  return out;
+}
+
+// The Kubernetes rule a value must also follow (decorator_args.cc checks it), or "".
+const char* RuleText(const table::ArgSpec& arg) {
+  switch (arg.rule) {
+    case table::Rule::kNone:
+      return "";
+    case table::Rule::kLabel:
+      return "a DNS-1123 label (at most 63 lowercase letters, digits and '-', beginning and "
+             "ending with a letter or digit)";
+    case table::Rule::kSubdomain:
+      return "a DNS-1123 subdomain as each name (at most 253 lowercase letters, digits, '-' "
+             "and '.')";
+    case table::Rule::kAbsolutePath:
+      return arg.type == table::ArgType::kStringMap
+                 ? "a DNS-1123 label as each claim's name, an absolute path as where it is mounted"
+                 : "an absolute path";
+    case table::Rule::kLabels:
+      return "Kubernetes label keys (`[prefix/]name`) and label values";
+    case table::Rule::kAnnotations:
+      return "Kubernetes annotation keys (`[prefix/]name`)";
+    case table::Rule::kEnvVars:
+      return "variable names of printable ASCII other than `=`";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string ArgumentSummary(const table::ArgSpec& arg) {
@@ -75,8 +109,11 @@ std::string ArgumentSummary(const table::ArgSpec& arg) {
 }
 
 std::string DecoratorMarkdown(const table::DecoratorSpec& spec) {
-  std::string out = fmt::format("**@{}** ({})\n\n{}\n\nArguments:", spec.name,
-                                Placement(spec.placement), spec.doc);
+  std::string out =
+      fmt::format("**@{}** ({})\n\n{}", spec.name, Placement(spec.placement), Sentence(spec.doc));
+  if (!spec.example.empty()) out += fmt::format("\n\n```flow\n{}```", spec.example);
+  if (!spec.targets.empty()) out += fmt::format("\n\nOn each target: {}", spec.targets);
+  out += "\n\nArguments:";
   for (const table::ArgSpec& arg : spec.args) {
     out += fmt::format("\n- `{}`: {}", arg.name, ArgumentSummary(arg));
   }
@@ -84,8 +121,13 @@ std::string DecoratorMarkdown(const table::DecoratorSpec& spec) {
 }
 
 std::string ArgumentMarkdown(const table::DecoratorSpec& spec, const table::ArgSpec& arg) {
-  return fmt::format("**{}** of `@{}`: {}\n\n{}", arg.name, spec.name, ArgumentSummary(arg),
-                     arg.doc);
+  std::string out = fmt::format("**{}** of `@{}`: {}\n\n{}", arg.name, spec.name,
+                                ArgumentSummary(arg), Sentence(arg.doc));
+  if (std::string_view rule = RuleText(arg); !rule.empty()) {
+    out += fmt::format("\n\nAllowed: {}.", rule);
+  }
+  if (!arg.becomes.empty()) out += fmt::format("\n\nBecomes: {}.", arg.becomes);
+  return out;
 }
 
 }  // namespace flowc::lsp

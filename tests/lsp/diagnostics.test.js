@@ -11,6 +11,9 @@ const { FLOWC, SOURCE, Server, killAll, sample, rangeOf } = require('./client');
 
 test.after(killAll);
 
+// Where diagnostics link to: the build's FLOWC_DOCS_URL (CMakeLists.txt), as SARIF's helpUri.
+const DOCS = 'https://github.com/flowc/flowc/blob/main/docs/diagnostics.md';
+
 // The LSP position of byte `offset` of `bytes`: JavaScript strings count UTF-16 units.
 function positionOfByte(bytes, offset) {
   const lineStart = bytes.lastIndexOf(0x0a, offset - 1) + 1;
@@ -28,8 +31,21 @@ function rangeOfLocation(bytes, location) {
   return { start: positionOfByte(bytes, start), end: positionOfByte(bytes, start + location.length) };
 }
 
+// The link of each code that `flowc check` reports for `file`: the helpUri of its rule in the
+// SARIF log, which must be the code's section of docs/diagnostics.md.
+function helpUris(file) {
+  const run = spawnSync(FLOWC, ['check', '--diagnostics-format', 'sarif', file], { encoding: 'utf8' });
+  const uris = {};
+  for (const rule of JSON.parse(run.stderr).runs[0].tool.driver.rules) {
+    assert.match(rule.helpUri, new RegExp(`^https://.*/docs/diagnostics\\.md#${rule.id.toLowerCase()}$`));
+    uris[rule.id] = rule.helpUri;
+  }
+  return uris;
+}
+
 // What the server must publish for `file`, from `flowc check`'s JSON diagnostics.
 function expectedFromCheck(file, uri) {
+  const hrefs = helpUris(file);
   const run = spawnSync(FLOWC, ['check', '--diagnostics-format', 'json', file], { encoding: 'utf8' });
   const bytes = fs.readFileSync(file);
   return JSON.parse(run.stderr).map((d) => {
@@ -44,7 +60,7 @@ function expectedFromCheck(file, uri) {
     }
     if (d.help) message += `\nhelp: ${d.help}`;
     const out = { range: rangeOfLocation(bytes, d), severity: d.severity === 'error' ? 1 : 2,
-                  code: d.code, source: 'flowc', message };
+                  code: d.code, codeDescription: { href: hrefs[d.code] }, source: 'flowc', message };
     if (related.length) out.relatedInformation = related;
     return out;
   });
@@ -89,7 +105,7 @@ test('a range after é and an emoji on the same line is in UTF-16 code units', a
   // 19 (code points: 18, bytes: 21).
   assert.deepEqual(published.diagnostics, [{
     range: { start: { line: 2, character: 19 }, end: { line: 2, character: 27 } },
-    severity: 1, code: 'E025', source: 'flowc',
+    severity: 1, code: 'E025', codeDescription: { href: DOCS + '#e025' }, source: 'flowc',
     message: "unknown reference '{{nope}}'\nhelp: declare it with 'param nope' or write '{{item}}' or '{{run_id}}'",
   }]);
   assert.deepEqual(published.diagnostics[0].range, rangeOf(text, '{{nope}}', 0, 8));
@@ -106,7 +122,7 @@ test('edits that introduce an error and remove it: diagnostics published, then c
   assert.equal(published.version, 2);
   assert.deepEqual(published.diagnostics, [{
     range: rangeOf(doc.text, 'next merge', 5, 4, 1),
-    severity: 1, code: 'E014', source: 'flowc',
+    severity: 1, code: 'E014', codeDescription: { href: DOCS + '#e014' }, source: 'flowc',
     message: "'next' names unknown step 'merg'\nhelp: did you mean 'merge'?",
   }]);
   // A syntax error on top: a brace dropped. Then both mended, the second by a whole-text change.

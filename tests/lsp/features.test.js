@@ -28,15 +28,29 @@ function at(doc, needle, skip = 0, nth = 0) {
 
 function markdown(value, range) { return { contents: { kind: 'markdown', value }, range }; }
 
-test('hover on a decorator and on an argument: the decorator table\'s documentation', async () => {
-  assert.deepEqual(await server.request(rpc.HoverRequest.type, at(nightly, '@retry', 2)), markdown(
-    '**@retry** (on a step or on the flow)\n\nretries a failed step\n\nArguments:\n' +
-    '- `times`: integer from 0 to 10, default 3\n- `minutes_between_retries`: integer >= 0, default 2',
-    rangeOf(nightly.text, '@retry', 1, 5)));
-  assert.deepEqual(await server.request(rpc.HoverRequest.type, at(nightly, 'shared_memory=', 3)), markdown(
-    '**shared_memory** of `@kubernetes`: integer from 1 to 1000000000000\n\n' +
-    'a memory-backed /dev/shm of this many MiB',
-    rangeOf(nightly.text, 'shared_memory=', 0, 13)));
+// The body of the section of docs/decorators.md under `heading`, up to the next heading.
+function decoratorsSection(heading) {
+  const page = fs.readFileSync(path.join(SOURCE, 'docs', 'decorators.md'), 'utf8');
+  const start = page.indexOf(`\n${heading}\n\n`);
+  assert.ok(start >= 0, `docs/decorators.md has no '${heading}'`);
+  const body = page.slice(start + heading.length + 3);
+  return body.slice(0, body.search(/\n##/)).replace(/\n+$/, '');
+}
+
+test('hover on a decorator and on an argument: the text of docs/decorators.md', async () => {
+  const retry = decoratorsSection('## @retry');
+  assert.ok(retry.startsWith('**@retry** (on a step or on the flow)\n\nRetries a failed step.\n\n' +
+    '```flow\n'), retry);
+  assert.ok(retry.endsWith('Arguments:\n- `times`: integer from 0 to 10, default 3\n' +
+    '- `minutes_between_retries`: integer >= 0, default 2'), retry);
+  assert.deepEqual(await server.request(rpc.HoverRequest.type, at(nightly, '@retry', 2)),
+                   markdown(retry, rangeOf(nightly.text, '@retry', 1, 5)));
+  const shm = decoratorsSection('### @kubernetes: shared_memory');
+  assert.equal(shm, '**shared_memory** of `@kubernetes`: integer from 1 to 1000000000000\n\n' +
+    'A memory-backed /dev/shm of this many MiB.\n\n' +
+    'Becomes: an `emptyDir` volume with `medium: Memory` mounted at `/dev/shm`.');
+  assert.deepEqual(await server.request(rpc.HoverRequest.type, at(nightly, 'shared_memory=', 3)),
+                   markdown(shm, rangeOf(nightly.text, 'shared_memory=', 0, 13)));
 });
 
 test('hover on a param, a reference and a built-in reference', async () => {

@@ -311,7 +311,7 @@ def gang_manifest_pod(manifest, runtimes, where, problems):
                                                          where)
         if manifest["spec"]["runtimeRef"].get("kind") == "ClusterTrainingRuntime":
             # A referenced runtime keeps its own restart policy (a runtime patch has none):
-            # README, "@trainjob"; jobset_job_pod checks flowc's own.
+            # docs/trainjob.md; jobset_job_pod checks flowc's own.
             template["spec"]["restartPolicy"] = "Never"
         # The JobSet the Trainer creates is in the TrainJob's namespace.
         jobset = {"metadata": {k: v for k, v in manifest["metadata"].items()

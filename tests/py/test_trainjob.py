@@ -109,7 +109,7 @@ def check_parity(step, trainjob, runtimes, where, failures):
         failures.append(f"{where}: the Trainer runs {count} pods, the step {step['parallel']}")
     expected = expected_template(step, trainjob, count)
     if trainjob["spec"]["runtimeRef"]["kind"] == "ClusterTrainingRuntime":
-        # The referenced runtime's own restart policy (README, "@trainjob").
+        # The referenced runtime's own restart policy (docs/trainjob.md).
         expected["spec"].pop("restartPolicy")
     failures.extend(t.diff_pods(expected, template, f"{where} [Trainer's pod] vs ir"))
     name = trainjob["metadata"]["name"]

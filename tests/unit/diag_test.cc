@@ -38,6 +38,10 @@ TEST_CASE("diag: JSON and SARIF carry code, severity and location") {
   auto sarif = diag::RenderSarif(d.all(), "1.0");
   CHECK(sarif["version"] == "2.1.0");
   CHECK(sarif["runs"][0]["results"][0]["ruleId"] == "E012");
+  // The rule links to the code's section of docs/diagnostics.md, as the language server does.
+  CHECK(sarif["runs"][0]["tool"]["driver"]["rules"] ==
+        nlohmann::json::parse(R"([{"id": "E012", "shortDescription": {"text": "no step 'start'"},
+          "helpUri": "https://github.com/flowc/flowc/blob/main/docs/diagnostics.md#e012"}])"));
   CHECK(sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 1);
 }
 

@@ -11,6 +11,7 @@
 #include "compiler/graph/decorator_table.h"
 #include "compiler/lsp/context.h"
 #include "compiler/lsp/documents.h"
+#include "compiler/lsp/features.h"
 #include "compiler/lsp/jsonrpc.h"
 #include "compiler/lsp/position.h"
 #include "compiler/lsp/server.h"
@@ -155,6 +156,17 @@ TEST_CASE("lsp: every decorator and argument of the table is documented") {
       CHECK_FALSE(arg.doc.empty());
     }
   }
+}
+
+TEST_CASE("lsp: a diagnostic links to its code's section of docs/diagnostics.md") {
+  diag::SourceFile file("x.flow", "flow f {}\n");
+  diag::Diagnostics d;
+  d.Report(diag::Code::kMissingStart, &file, file.RangeAt(5, 1), "no start");
+  json published = ToLspDiagnostic(d.all()[0], "file:///x.flow", LineIndex(file.text()));
+  CHECK(published["code"] == "E012");
+  CHECK(published["codeDescription"] ==
+        json{{"href", "https://github.com/flowc/flowc/blob/main/docs/diagnostics.md#e012"}});
+  CHECK(published["codeDescription"]["href"] == diag::HelpUri(diag::Code::kMissingStart));
 }
 
 struct Client {

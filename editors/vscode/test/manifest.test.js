@@ -51,7 +51,7 @@ test('package.json declares the language, its grammar, settings and command', ()
 
 test('the READMEs install the .vsix that package.sh builds, of this version', () => {
   const vsix = `build/editors/flowc-${manifest.version}.vsix`;
-  for (const readme of ['README.md', path.join('..', '..', 'README.md')]) {
+  for (const readme of ['README.md', path.join('..', '..', 'docs', 'editors.md')]) {
     const text = fs.readFileSync(path.join(kExtensionDir, readme), 'utf8');
     assert.ok(text.includes(`code --install-extension ${vsix}`), `${readme} installs ${vsix}`);
   }
