@@ -53,6 +53,9 @@ class Layout {
     return 1 + foreach_steps_.size() + flow_.steps.size() + 2 * bounded_gangs_;
   }
 
+  // `wanted`, or `wanted-<n>` when a template already has that name; taken from then on.
+  std::string ClaimName(const std::string& wanted) { return Claim(wanted); }
+
   // The DAG a step's task sits in: its innermost foreach, or none.
   static std::optional<size_t> ScopeOf(const ir::Step& step) {
     if (step.enclosing_foreach.empty()) return std::nullopt;
