@@ -834,4 +834,24 @@ const Backend& ArgoBackend() {
   return backend;
 }
 
+std::vector<std::string> ListedWorkflowTemplates(const ir::Flow& flow, std::string_view output) {
+  // Each document Emit writes starts with its apiVersion, kind and name, in that order.
+  const std::string head =
+      fmt::format("apiVersion: {}\nkind: WorkflowTemplate\nmetadata:\n  name: ", kApiVersion);
+  std::vector<std::string> names;
+  size_t at = 0;
+  while (at < output.size()) {
+    size_t end = output.find("\n---\n", at);
+    if (end == std::string_view::npos) end = output.size();
+    std::string_view document = output.substr(at, end - at);
+    if (document.substr(0, head.size()) == head) {
+      std::string_view name = document.substr(head.size());
+      name = name.substr(0, name.find('\n'));
+      if (name != flow.k8s_name) names.push_back(fmt::format("workflowtemplate.argoproj.io/{}", name));
+    }
+    at = end + 5;
+  }
+  return names;
+}
+
 }  // namespace flowc::backends::argo
