@@ -161,10 +161,12 @@ def check_waits(ir, created, gang_steps, where, failures):
             waited |= bit[key_of[i]]
             implied |= bit[key_of[i]] | ancestors[key_of[i]]
         if waited & ~ancestors[key]:
-            late = [pods[i] for i in range(len(pods)) if waited & ~ancestors[key] >> i & 1]
+            extra = waited & ~ancestors[key]
+            late = [pods[i] for i in range(len(pods)) if extra >> i & 1]
             failures.append(f"{where}: {key} waits for {late[:3]}, which its step does not")
         if direct[key] & ~implied:
-            early = [pods[i] for i in range(len(pods)) if direct[key] & ~implied >> i & 1]
+            missing = direct[key] & ~implied
+            early = [pods[i] for i in range(len(pods)) if missing >> i & 1]
             failures.append(f"{where}: {key} does not wait for {early[:3]}")
     if len(seen) != len(pods):
         failures.append(f"{where}: {len(seen)} of the flow's {len(pods)} pods made")
@@ -271,6 +273,49 @@ def check_check(path, output, where, failures):
                         f"{differs.returncode} on a changed part:\n{differs.stdout[:400]}")
 
 
+def check_mutants(path, where, expect, kinds):
+    """The checks fail the output when a DAG's task loses its `depends` (its steps would start
+    at once: "early"), when a nested DAG's task waits for what its steps do not (they would
+    start late: "late", for a flow with arms), and when a templateRef names a WorkflowTemplate
+    that is not there ("missing part")."""
+    ir = t.ir_of(path)
+    text = t.run_flowc("compile", path, "--target", "argo", "-o", "-").stdout
+    docs, _ = documents(text)
+    main = docs[-1]["spec"]["templates"][0]["dag"]["tasks"]
+    values = test_argo.param_values(ir)
+
+    def failures_of(mutate):
+        mutant = json.loads(json.dumps(docs))
+        mutate(mutant)
+        failures = []
+        try:
+            made = argo_model.run(mutant, 4, values, name=test_argo.WORKFLOW_NAME)
+            check_waits(ir, made, {}, where, failures)
+        except argo_model.ArgoError as e:
+            failures.append(str(e))
+        return failures
+
+    def early(mutant):
+        del mutant[-1]["spec"]["templates"][0]["dag"]["tasks"][-1]["depends"]
+
+    def late(mutant):
+        # The first arm's first step waits for the second arm's last.
+        nested = next(x for d in mutant if d["kind"] == "WorkflowTemplate"
+                      for x in d["spec"]["templates"] if x["name"].endswith("-dag"))
+        nested["dag"]["tasks"][0]["depends"] = nested["dag"]["tasks"][3]["name"]
+
+    def missing(mutant):
+        mutant[:] = mutant[1:]
+
+    expect(f"{where}: the model reads the output", main[-1].get("depends") and
+           not failures_of(lambda m: None), failures_of(lambda m: None))
+    for name, mutate in (("early", early), ("late", late), ("missing part", missing)):
+        if name not in kinds:
+            continue
+        found = failures_of(mutate)
+        expect(f"{where}: a mutant ({name}) fails", found, "no failure found")
+
+
 def write(name, text):
     path = os.path.join(TMP, name)
     with open(path, "w", encoding="utf-8") as f:
@@ -302,10 +347,14 @@ def main():
         outputs += check_flow(path, name, failures, expect_split=steps > 199)
         if steps == 200:
             check_check(path, outputs[-2], name, failures)
+        if steps == 201:
+            check_mutants(path, name, expect, ("early", "missing part"))
         expect(name, True)
     # Shapes the generator does not make: a long foreach body, a wide split.
     for name, text in (("long_body", long_body_flow(250)), ("wide_split", wide_flow(250))):
         outputs += check_flow(write(name + ".flow", text), name, failures)
+        if name == "wide_split":
+            check_mutants(os.path.join(TMP, name + ".flow"), name, expect, ("late",))
         expect(name, True)
     # bench/'s generator: branches, nested foreach, bounded gangs, retries, a schedule.
     for steps in (201, 250, 1000, 10000):
