@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/argo/argo_strings.h"
 #include "backends/argo/bounded_gang.h"
 #include "backends/argo/checks.h"
 #include "backends/argo/layout.h"
@@ -44,46 +45,6 @@ constexpr const char* kIterationHash = "{{=sprig.trunc(5, sprig.sha1sum(pod.name
 constexpr const char* kJobSetSucceeded = "status.terminalState == Completed";
 constexpr const char* kJobSetFailed = "status.terminalState == Failed";
 
-// Argo spelling for every string of one step's pod. The renderer calls it for
-// each string it writes, so it also records, for the diagnostics, each
-// literal `{{` that Argo would not pass through (mutable: the renderer's
-// interface is const, and a record is not a change of policy).
-class ArgoStrings final : public k8s::StringPolicy {
- public:
-  // `pod`: the pod whose strings these are, written in Argo's order: what
-  // comes before its command comes before it in the template's text too.
-  ArgoStrings(RefContext context, const ir::Pod& pod) : context_(context) {
-    for (const ir::Text& arg : pod.command) pending_args_ += HasPendingReference(arg, context);
-  }
-
-  std::string Text(const ir::Text& text) const override {
-    pending_args_ -= HasPendingReference(text, context_);
-    Record(LiteralsArgoWouldRead(text, context_, /*pending_after=*/pending_args_ > 0));
-    return TranslateText(text, context_);
-  }
-  std::string Literal(std::string_view text) const override {
-    Record(LiteralsArgoWouldRead(text, /*pending_after=*/pending_args_ > 0));
-    return EscapeLiteral(text);
-  }
-
-  const std::vector<std::string>& unsafe() const { return unsafe_; }
-
- private:
-  void Record(std::vector<std::string> tags) const {
-    for (std::string& tag : tags) {
-      bool seen = false;
-      for (const std::string& s : unsafe_) seen |= s == tag;
-      if (!seen) unsafe_.push_back(std::move(tag));
-    }
-  }
-
-  RefContext context_;
-  // Command arguments not yet written that hold an expression of the pass
-  // that decodes the element (mutable, like unsafe_: the renderer's order).
-  mutable int pending_args_ = 0;
-  mutable std::vector<std::string> unsafe_;
-};
-
 // A pod spec patch's text as a literal block, and in a record (which only checks strings).
 void LiteralText(YAML::Emitter& out, const char* text) { out << YAML::Literal << text; }
 void LiteralText(k8s::YamlRecord& out, const char* text) { out.Block(text); }
@@ -93,43 +54,6 @@ bool IsPrintableAscii(std::string_view text) {
     if (c < 0x20 || c > 0x7E) return false;
   }
   return true;
-}
-
-// What goes into one WorkflowTemplate whole: a scope's DAG, a nested DAG, or a step's templates
-// (a bounded gang's three name each other).
-struct TemplateUnit {
-  enum class Kind { kScopeDag, kNestedDag, kStep };
-  Kind kind;
-  std::optional<size_t> scope;  // kScopeDag: the foreach whose body it runs, or none
-  size_t index = 0;             // kNestedDag: the nested DAG; kStep: the step
-};
-
-// Every template of a split flow, in the order the one WorkflowTemplate of a small flow has
-// them: the entrypoint's DAG (and the DAGs nested in it), each body's, each step's.
-std::vector<TemplateUnit> TemplateUnits(const ir::Flow& flow, const Layout& layout,
-                                        const DagPlan& plan) {
-  std::vector<TemplateUnit> units;
-  // The nested DAGs of each scope (the entrypoint's last), in the order they were made.
-  std::vector<std::vector<size_t>> nested(flow.steps.size() + 1);
-  for (size_t i = 0; i < plan.nested().size(); ++i) {
-    nested[plan.nested()[i].scope.value_or(flow.steps.size())].push_back(i);
-  }
-  auto scope = [&](std::optional<size_t> foreach_step) {
-    units.push_back({TemplateUnit::Kind::kScopeDag, foreach_step, 0});
-    for (size_t i : nested[foreach_step.value_or(flow.steps.size())]) {
-      units.push_back({TemplateUnit::Kind::kNestedDag, foreach_step, i});
-    }
-  };
-  scope(std::nullopt);
-  for (size_t foreach_step : layout.foreach_steps()) scope(foreach_step);
-  for (size_t i = 0; i < flow.steps.size(); ++i) {
-    units.push_back({TemplateUnit::Kind::kStep, std::nullopt, i});
-  }
-  return units;
-}
-
-size_t TemplateCount(const ir::Flow& flow, const TemplateUnit& unit) {
-  return unit.kind == TemplateUnit::Kind::kStep && BoundsGang(flow.steps[unit.index]) ? 3 : 1;
 }
 
 // Discards its text: a YAML::Emitter over it only counts the bytes.
@@ -772,8 +696,9 @@ class ArgoTarget final : public Backend {
     DagPlan plan(flow, layout);
     std::vector<TemplateUnit> units = TemplateUnits(flow, layout, plan);
     std::vector<size_t> part_of(units.size());
-    size_t parts = Partition(flow, layout, plan, units, options, part_of);
-    const bool split = plan.nests() || parts > 1;
+    std::optional<size_t> parts = Partition(flow, layout, plan, units, options, part_of, report);
+    if (!parts) return false;
+    const bool split = plan.nests() || *parts > 1;
     // The text goes into the sink as it is written: the driver keeps it until the compile
     // has succeeded (backend.h), so the checks the rendering makes may still fail it. A split
     // flow's text streams (it is thousands of steps).
@@ -783,7 +708,7 @@ class ArgoTarget final : public Backend {
     // creates them in order); Argo itself never reads them.
     k8s::EmitObjectDocuments(yaml.yaml(), flow);
     if (split) {
-      renderer.SplitWorkflowTemplates(plan, units, part_of, parts);
+      renderer.SplitWorkflowTemplates(plan, units, part_of, *parts);
     } else {
       renderer.WorkflowTemplate();
     }
@@ -797,16 +722,21 @@ class ArgoTarget final : public Backend {
 
  private:
   // Puts each unit into a WorkflowTemplate, in order, filling each up to kMaxTemplates
-  // templates and kMaxTemplateBytes of YAML before the next; returns how many there are.
-  static size_t Partition(const ir::Flow& flow, const Layout& layout, const DagPlan& plan,
-                          const std::vector<TemplateUnit>& units, const EmitOptions& options,
-                          std::vector<size_t>& part_of) {
+  // templates and kMaxTemplateBytes of YAML before the next; returns how many there are. The
+  // measuring renders every pod: a literal Argo would read is reported here, and nothing
+  // returned, before any text is written.
+  static std::optional<size_t> Partition(const ir::Flow& flow, const Layout& layout,
+                                         const DagPlan& plan,
+                                         const std::vector<TemplateUnit>& units,
+                                         const EmitOptions& options, std::vector<size_t>& part_of,
+                                         diag::Reporter& report) {
     Discard discard;
     std::ostream stream(&discard);
     YAML::Emitter counted(stream);
     Renderer measure(flow, layout, counted, options.argo_version);
     size_t header = 0;
     std::vector<size_t> sizes = measure.MeasureUnits(plan, units, &header);
+    if (!measure.ReportUnsafeLiterals(report)) return std::nullopt;
     header += kMaxObjectName;  // a further WorkflowTemplate's longer name
     size_t part = 0;
     size_t templates = 0;
@@ -832,26 +762,6 @@ class ArgoTarget final : public Backend {
 const Backend& ArgoBackend() {
   static const ArgoTarget backend;
   return backend;
-}
-
-std::vector<std::string> ListedWorkflowTemplates(const ir::Flow& flow, std::string_view output) {
-  // Each document Emit writes starts with its apiVersion, kind and name, in that order.
-  const std::string head =
-      fmt::format("apiVersion: {}\nkind: WorkflowTemplate\nmetadata:\n  name: ", kApiVersion);
-  std::vector<std::string> names;
-  size_t at = 0;
-  while (at < output.size()) {
-    size_t end = output.find("\n---\n", at);
-    if (end == std::string_view::npos) end = output.size();
-    std::string_view document = output.substr(at, end - at);
-    if (document.substr(0, head.size()) == head) {
-      std::string_view name = document.substr(head.size());
-      name = name.substr(0, name.find('\n'));
-      if (name != flow.k8s_name) names.push_back(fmt::format("workflowtemplate.argoproj.io/{}", name));
-    }
-    at = end + 5;
-  }
-  return names;
 }
 
 }  // namespace flowc::backends::argo

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
 #include <utility>
+
+#include "backends/argo/argo_backend.h"
+#include "backends/argo/layout.h"
 
 namespace flowc::backends::argo {
 namespace {
@@ -230,6 +234,53 @@ std::vector<DagPlan::Task> DagPlan::Predecessors(const Task& task) const {
     }
   }
   return out;
+}
+
+std::vector<TemplateUnit> TemplateUnits(const ir::Flow& flow, const Layout& layout,
+                                        const DagPlan& plan) {
+  std::vector<TemplateUnit> units;
+  // The nested DAGs of each scope (the entrypoint's last), in the order they were made.
+  std::vector<std::vector<size_t>> nested(flow.steps.size() + 1);
+  for (size_t i = 0; i < plan.nested().size(); ++i) {
+    nested[plan.nested()[i].scope.value_or(flow.steps.size())].push_back(i);
+  }
+  auto scope = [&](std::optional<size_t> foreach_step) {
+    units.push_back({TemplateUnit::Kind::kScopeDag, foreach_step, 0});
+    for (size_t i : nested[foreach_step.value_or(flow.steps.size())]) {
+      units.push_back({TemplateUnit::Kind::kNestedDag, foreach_step, i});
+    }
+  };
+  scope(std::nullopt);
+  for (size_t foreach_step : layout.foreach_steps()) scope(foreach_step);
+  for (size_t i = 0; i < flow.steps.size(); ++i) {
+    units.push_back({TemplateUnit::Kind::kStep, std::nullopt, i});
+  }
+  return units;
+}
+
+size_t TemplateCount(const ir::Flow& flow, const TemplateUnit& unit) {
+  return unit.kind == TemplateUnit::Kind::kStep && BoundsGang(flow.steps[unit.index]) ? 3 : 1;
+}
+
+std::vector<std::string> ListedWorkflowTemplates(const ir::Flow& flow, std::string_view output) {
+  // Each document Emit writes starts with its apiVersion, kind and name, in that order.
+  const std::string head =
+      "apiVersion: argoproj.io/v1alpha1\nkind: WorkflowTemplate\nmetadata:\n  name: ";
+  std::vector<std::string> names;
+  size_t at = 0;
+  while (at < output.size()) {
+    size_t end = output.find("\n---\n", at);
+    if (end == std::string_view::npos) end = output.size();
+    std::string_view document = output.substr(at, end - at);
+    if (document.substr(0, head.size()) == head) {
+      std::string_view name = document.substr(head.size());
+      name = name.substr(0, name.find('\n'));
+      if (name != flow.k8s_name)
+        names.push_back(fmt::format("workflowtemplate.argoproj.io/{}", name));
+    }
+    at = end + 5;
+  }
+  return names;
 }
 
 std::string PartName(const ir::Flow& flow, size_t part) {

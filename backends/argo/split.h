@@ -81,8 +81,7 @@ class DagPlan {
   void PlanScope(std::optional<size_t> scope, size_t first, std::optional<size_t> stop);
   Unit Sequence(size_t step, std::optional<size_t> stop) const;
   std::vector<DagEntry> Pack(const Unit& unit, std::optional<size_t> scope);
-  std::vector<DagEntry> Fit(std::vector<std::vector<DagEntry>> parts,
-                            std::optional<size_t> scope);
+  std::vector<DagEntry> Fit(std::vector<std::vector<DagEntry>> parts, std::optional<size_t> scope);
   DagEntry Nest(std::vector<DagEntry> entries, std::optional<size_t> scope);
   void Leaves(const DagEntry& entry, std::vector<Task>& out) const;
   std::vector<Task> Predecessors(const Task& task) const;
@@ -103,6 +102,23 @@ class DagPlan {
   std::vector<int> body_parent_;
   std::vector<int> nested_parent_;
 };
+
+// What goes into one WorkflowTemplate whole: a scope's DAG, a nested DAG, or a step's templates
+// (a bounded gang's three name each other).
+struct TemplateUnit {
+  enum class Kind { kScopeDag, kNestedDag, kStep };
+  Kind kind;
+  std::optional<size_t> scope;  // kScopeDag: the foreach whose body it runs, or none
+  size_t index = 0;             // kNestedDag: the nested DAG; kStep: the step
+};
+
+// Every template of a split flow, in the order the one WorkflowTemplate of a small flow has
+// them: the entrypoint's DAG (and the DAGs nested in it), each body's, each step's.
+std::vector<TemplateUnit> TemplateUnits(const ir::Flow& flow, const Layout& layout,
+                                        const DagPlan& plan);
+
+// How many templates a unit has.
+size_t TemplateCount(const ir::Flow& flow, const TemplateUnit& unit);
 
 // The name of the WorkflowTemplate that holds part `part` of a flow's templates: the flow's own
 // for part 0, `<flow>-part-<part>` for the others, the flow's name cut to fit 63 characters.

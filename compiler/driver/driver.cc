@@ -202,7 +202,8 @@ int RunCompile(const Options& options) {
       }
       // A split flow's further WorkflowTemplates (backends/argo/split.h), named by position.
       if (options.target == "argo") {
-        for (const std::string& name : backends::argo::ListedWorkflowTemplates(*flow, text.text())) {
+        for (const std::string& name :
+             backends::argo::ListedWorkflowTemplates(*flow, text.text())) {
           std::cout << name << '\n';
         }
       }

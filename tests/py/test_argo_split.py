@@ -359,7 +359,7 @@ def main():
     # bench/'s generator: branches, nested foreach, bounded gangs, retries, a schedule.
     for steps in (201, 250, 1000, 10000):
         flow = subprocess.run([t.PYTHON, os.path.join(t.SOURCE_DIR, "bench", "gen_flow.py"),
-                               str(steps)], capture_output=True, text=True, check=True).stdout
+                               str(steps), "--exact"], capture_output=True, text=True, check=True).stdout
         outputs += check_flow(write(f"bench_{steps}.flow", flow), f"bench_{steps}", failures)
         expect(f"bench_{steps}", True)
     with open(os.path.join(TMP, "outputs.txt"), "w", encoding="utf-8") as f:
