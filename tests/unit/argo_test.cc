@@ -14,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "backends/argo/argo_backend.h"
+#include "backends/argo/split.h"
 #include "backends/argo/templating.h"
 #include "backends/backend.h"
 #include "compiler/driver/driver.h"
@@ -670,6 +671,22 @@ flow a_rather_long_flow_name_for_jobsets {
   CHECK(e.errors().find("[E051]") != std::string::npos);
 }
 
+TEST_CASE("argo: a further WorkflowTemplate's name fits Argo's 63 characters") {
+  ir::Flow flow;
+  flow.k8s_name = "nightly-train";
+  CHECK(PartName(flow, 0) == "nightly-train");
+  CHECK(PartName(flow, 1) == "nightly-train-part-1");
+  CHECK(PartName(flow, 12) == "nightly-train-part-12");
+  // Cut to fit, and never ending in '-' before the suffix.
+  flow.k8s_name = std::string(50, 'a') + "-b" + std::string(11, 'c');
+  REQUIRE(flow.k8s_name.size() == 63);
+  CHECK(PartName(flow, 0) == flow.k8s_name);
+  CHECK(PartName(flow, 3) == std::string(50, 'a') + "-b" + std::string(4, 'c') + "-part-3");
+  CHECK(PartName(flow, 3).size() == 63);
+  CHECK(PartName(flow, 123).size() == 63);
+  flow.k8s_name = std::string(55, 'a') + "-" + std::string(7, 'b');
+  CHECK(PartName(flow, 1) == std::string(55, 'a') + "-part-1");
+}
+
 }  // namespace
 }  // namespace flowc::backends::argo
-
