@@ -12,7 +12,8 @@ schedule, retries and timeouts appear throughout. --jobset leaves out the
 foreach blocks and the schedule, which JobSet cannot express. --v2 adds the objects beside
 the pods: the branch's Trainium arm asks for its devices through DRA (@neuron, a
 ResourceClaimTemplate per distinct request), and without --jobset each gang is a Kubeflow
-Trainer TrainJob (@trainjob, a TrainingRuntime each).
+Trainer TrainJob (@trainjob, a TrainingRuntime each). --exact pads the flow with plain steps to
+exactly N steps.
 """
 import argparse
 
@@ -24,6 +25,8 @@ def main():
                         help="leave out what JobSet cannot express: foreach and @schedule")
     parser.add_argument("--v2", action="store_true",
                         help="Language v2: @neuron claims, and @trainjob gangs without --jobset")
+    parser.add_argument("--exact", action="store_true",
+                        help="pad with plain CPU steps to exactly N steps")
     args = parser.parse_args()
 
     out = []
@@ -104,6 +107,15 @@ def main():
                  '"value": "inf2", "effect": "NoSchedule"}])'])))
         # Count the block's steps now so the loop stops near N.
         count += {"plain": 1, "branch": 5, "foreach": 5, "parallel": 1, "inferentia": 1}[kind]
+
+    # start and end are the two steps beyond the blocks'.
+    while args.exact and count + 2 < args.steps:
+        b = f"b{block}"
+        block += 1
+        entries.append((f"{b}_prep", lambda nxt, b=b: step(
+            f"{b}_prep", "python prep.py --epochs {{epochs}} --run {{run_id}}", nxt,
+            ['@kubernetes(cpu=2, memory="8Gi")'])))
+        count += 1
 
     count = 0
     step("start", "python start.py --run {{run_id}}", entries[0][0] if entries else "end")

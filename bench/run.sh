@@ -40,7 +40,8 @@ trap 'rm -rf "$work"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 # measure FLOW TARGET N -> "median_ms peak_mb note"; a compile the target
-# refuses (Argo holds at most 200 templates) is timed to its diagnostic.
+# refuses is timed to its diagnostic. (Argo refused flows over 200 templates
+# until issue 33; it now splits them: bench/argo_split.py.)
 measure() {
   local flow=$1 target=$2 n=$3
   local r=$runs

@@ -5,14 +5,19 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <set>
+#include <streambuf>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "backends/argo/argo_strings.h"
 #include "backends/argo/bounded_gang.h"
 #include "backends/argo/checks.h"
 #include "backends/argo/layout.h"
+#include "backends/argo/split.h"
 #include "backends/argo/templating.h"
 #include "backends/argo/trainjob_template.h"
 #include "backends/k8s/jobset.h"
@@ -40,46 +45,6 @@ constexpr const char* kIterationHash = "{{=sprig.trunc(5, sprig.sha1sum(pod.name
 constexpr const char* kJobSetSucceeded = "status.terminalState == Completed";
 constexpr const char* kJobSetFailed = "status.terminalState == Failed";
 
-// Argo spelling for every string of one step's pod. The renderer calls it for
-// each string it writes, so it also records, for the diagnostics, each
-// literal `{{` that Argo would not pass through (mutable: the renderer's
-// interface is const, and a record is not a change of policy).
-class ArgoStrings final : public k8s::StringPolicy {
- public:
-  // `pod`: the pod whose strings these are, written in Argo's order: what
-  // comes before its command comes before it in the template's text too.
-  ArgoStrings(RefContext context, const ir::Pod& pod) : context_(context) {
-    for (const ir::Text& arg : pod.command) pending_args_ += HasPendingReference(arg, context);
-  }
-
-  std::string Text(const ir::Text& text) const override {
-    pending_args_ -= HasPendingReference(text, context_);
-    Record(LiteralsArgoWouldRead(text, context_, /*pending_after=*/pending_args_ > 0));
-    return TranslateText(text, context_);
-  }
-  std::string Literal(std::string_view text) const override {
-    Record(LiteralsArgoWouldRead(text, /*pending_after=*/pending_args_ > 0));
-    return EscapeLiteral(text);
-  }
-
-  const std::vector<std::string>& unsafe() const { return unsafe_; }
-
- private:
-  void Record(std::vector<std::string> tags) const {
-    for (std::string& tag : tags) {
-      bool seen = false;
-      for (const std::string& s : unsafe_) seen |= s == tag;
-      if (!seen) unsafe_.push_back(std::move(tag));
-    }
-  }
-
-  RefContext context_;
-  // Command arguments not yet written that hold an expression of the pass
-  // that decodes the element (mutable, like unsafe_: the renderer's order).
-  mutable int pending_args_ = 0;
-  mutable std::vector<std::string> unsafe_;
-};
-
 // A pod spec patch's text as a literal block, and in a record (which only checks strings).
 void LiteralText(YAML::Emitter& out, const char* text) { out << YAML::Literal << text; }
 void LiteralText(k8s::YamlRecord& out, const char* text) { out.Block(text); }
@@ -90,6 +55,13 @@ bool IsPrintableAscii(std::string_view text) {
   }
   return true;
 }
+
+// Discards its text: a YAML::Emitter over it only counts the bytes.
+class Discard final : public std::streambuf {
+ protected:
+  int_type overflow(int_type c) override { return traits_type::not_eof(c); }
+  std::streamsize xsputn(const char*, std::streamsize size) override { return size; }
+};
 
 // Writes the documents. Every pod field comes from backends/k8s; this class
 // writes only what is Argo's own: the DAGs, the control fields and where
@@ -112,30 +84,100 @@ class Renderer {
   }
 
   void WorkflowTemplate() {
-    k8s::BeginObject(out_, kApiVersion, "WorkflowTemplate");
-    Metadata();
-    Key(out_, "spec");
-    out_ << YAML::Value << YAML::BeginMap;
-    Key(out_, "entrypoint");
-    out_ << YAML::Value;
-    EmitString(out_, layout_.entry());
-    Arguments();
-    SharedPullSecrets(out_);
-    Key(out_, "templates");
-    out_ << YAML::Value << YAML::BeginSeq;
+    BeginWorkflowTemplate(0);
     Dag(std::nullopt);
     for (size_t foreach_step : layout_.foreach_steps()) Dag(foreach_step);
     for (size_t i = 0; i < flow_.steps.size(); ++i) Leaf(i);
+    EndWorkflowTemplate();
+  }
+
+  // Up to the templates of the WorkflowTemplate that holds part `part` of the templates: the
+  // main one (0) is what a workflow runs, with the entrypoint, the params and the pull secrets
+  // of the whole workflow; a further one holds templates only.
+  void BeginWorkflowTemplate(size_t part) {
+    k8s::BeginObject(out_, kApiVersion, "WorkflowTemplate");
+    Metadata(PartName(flow_, part));
+    Key(out_, "spec");
+    out_ << YAML::Value << YAML::BeginMap;
+    if (part == 0) {
+      Key(out_, "entrypoint");
+      out_ << YAML::Value;
+      EmitString(out_, layout_.entry());
+      Arguments();
+      SharedPullSecrets(out_);
+    }
+    Key(out_, "templates");
+    out_ << YAML::Value << YAML::BeginSeq;
+  }
+
+  void EndWorkflowTemplate() {
     out_ << YAML::EndSeq;
     out_ << YAML::EndMap;  // spec
     out_ << YAML::EndMap;
+  }
+
+  // A flow over Argo's limits: its DAGs as `plan` nests them, its templates in the
+  // WorkflowTemplates `part_of` names (split.h), each before the main one in the stream.
+  void SplitWorkflowTemplates(const DagPlan& plan, const std::vector<TemplateUnit>& units,
+                              const std::vector<size_t>& part_of_unit, size_t parts) {
+    plan_ = &plan;
+    part_of_.clear();
+    for (size_t u = 0; u < units.size(); ++u) {
+      for (const std::string* name : TemplateNames(units[u])) part_of_[*name] = part_of_unit[u];
+    }
+    for (size_t part = 1; part <= parts; ++part) {
+      current_part_ = part % parts;  // the further ones first, then the main one
+      BeginWorkflowTemplate(current_part_);
+      for (size_t u = 0; u < units.size(); ++u) {
+        if (part_of_unit[u] == current_part_) Unit(units[u]);
+      }
+      EndWorkflowTemplate();
+      if (current_part_ != 0) out_ << YAML::BeginDoc;
+    }
+  }
+
+  // The YAML bytes of each unit inside a WorkflowTemplate's templates, each reference taken
+  // as the longest it can be; and of a WorkflowTemplate around no template.
+  std::vector<size_t> MeasureUnits(const DagPlan& plan, const std::vector<TemplateUnit>& units,
+                                   size_t* header) {
+    plan_ = &plan;
+    measure_ = true;
+    BeginWorkflowTemplate(0);
+    EndWorkflowTemplate();
+    *header = out_.size();
+    out_ << YAML::BeginDoc;
+    BeginWorkflowTemplate(0);
+    std::vector<size_t> sizes;
+    sizes.reserve(units.size());
+    for (const TemplateUnit& unit : units) {
+      const size_t before = out_.size();
+      Unit(unit);
+      sizes.push_back(out_.size() - before);
+    }
+    EndWorkflowTemplate();
+    return sizes;
+  }
+
+  // The templates of a unit: those that must share a WorkflowTemplate.
+  std::vector<const std::string*> TemplateNames(const TemplateUnit& unit) const {
+    switch (unit.kind) {
+      case TemplateUnit::Kind::kScopeDag:
+        return {unit.scope ? &layout_.body_name(*unit.scope) : &layout_.entry()};
+      case TemplateUnit::Kind::kNestedDag:
+        return {&plan_->nested()[unit.index].name};
+      case TemplateUnit::Kind::kStep:
+        break;
+    }
+    if (!BoundsGang(flow_.steps[unit.index])) return {&layout_.step_name(unit.index)};
+    return {&layout_.step_name(unit.index), &layout_.gang_name(unit.index),
+            &layout_.delete_name(unit.index)};
   }
 
   // The second document of the stream.
   void CronWorkflow() {
     out_ << YAML::BeginDoc;
     k8s::BeginObject(out_, kApiVersion, "CronWorkflow");
-    Metadata();
+    Metadata(flow_.k8s_name);
     Key(out_, "spec");
     out_ << YAML::Value << YAML::BeginMap;
     // `schedules` (Argo 3.6+; v4 dropped the singular `schedule`).
@@ -204,12 +246,12 @@ class Renderer {
     }
   }
 
-  void Metadata() {
+  void Metadata(const std::string& name) {
     Key(out_, "metadata");
     out_ << YAML::Value << YAML::BeginMap;
     Key(out_, "name");
     out_ << YAML::Value;
-    EmitString(out_, flow_.k8s_name);
+    EmitString(out_, name);
     // Every step agrees (Checker::CheckNamespace).
     const std::string& ns = flow_.steps.front().pod.namespace_;
     if (!ns.empty()) {
@@ -313,13 +355,18 @@ class Renderer {
 
   // The task that runs the body of `foreach_step` once per element.
   void BodyTask(size_t foreach_step) {
-    const ir::Foreach& foreach = *flow_.steps[foreach_step].foreach;
     out_ << YAML::BeginMap;
     NameAndTemplate(layout_.body_name(foreach_step));
     Depends({layout_.step_name(foreach_step)});
     ItemArgument(ExpandedItem());
-    // Argo reads the items with the task, strictly, before it iterates: they
-    // are written encoded, and decoded where they are used (templating.h).
+    Items(foreach_step);
+    out_ << YAML::EndMap;
+  }
+
+  // Argo reads the items with the task, strictly, before it iterates: they
+  // are written encoded, and decoded where they are used (templating.h).
+  void Items(size_t foreach_step) {
+    const ir::Foreach& foreach = *flow_.steps[foreach_step].foreach;
     if (!foreach.param.empty()) {
       Key(out_, "withParam");
       out_ << YAML::Value;
@@ -330,6 +377,78 @@ class Renderer {
       for (const std::string& item : foreach.items) EmitString(out_, EncodeItem(item));
       out_ << YAML::EndSeq;
     }
+  }
+
+  // One template of a split flow: a scope's DAG, a nested DAG, or a step's template(s).
+  void Unit(const TemplateUnit& unit) {
+    switch (unit.kind) {
+      case TemplateUnit::Kind::kScopeDag:
+        PlannedDag(unit.scope ? layout_.body_name(*unit.scope) : layout_.entry(), unit.scope,
+                   plan_->root(unit.scope), std::nullopt);
+        return;
+      case TemplateUnit::Kind::kNestedDag: {
+        const NestedDag& nested = plan_->nested()[unit.index];
+        PlannedDag(nested.name, nested.scope, nested.entries, unit.index);
+        return;
+      }
+      case TemplateUnit::Kind::kStep:
+        Leaf(unit.index);
+        return;
+    }
+  }
+
+  // A DAG of a split flow: the tasks `entries` of scope `scope`, in the nested DAG `nested` or
+  // in the scope's own. Each task waits for what its steps wait for in this DAG (split.h).
+  void PlannedDag(const std::string& name, std::optional<size_t> scope,
+                  const std::vector<DagEntry>& entries, std::optional<size_t> nested) {
+    out_ << YAML::BeginMap;
+    Key(out_, "name");
+    out_ << YAML::Value;
+    EmitString(out_, name);
+    ItemInputs(scope);
+    Key(out_, "dag");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "tasks");
+    out_ << YAML::Value << YAML::BeginSeq;
+    for (const DagEntry& entry : entries) {
+      const std::string& task = plan_->Name(entry);
+      out_ << YAML::BeginMap;
+      Key(out_, "name");
+      out_ << YAML::Value;
+      EmitString(out_, task);
+      TemplateOf(task);
+      Depends(plan_->Depends(nested, entry));
+      if (entry.kind == DagEntry::Kind::kBody) {
+        ItemArgument(ExpandedItem());
+        Items(entry.index);
+      } else if (scope) {
+        ItemArgument(ItemInput());
+      }
+      out_ << YAML::EndMap;
+    }
+    out_ << YAML::EndSeq << YAML::EndMap;
+    out_ << YAML::EndMap;
+  }
+
+  // `template`, or `templateRef` to the WorkflowTemplate that holds it when that is another
+  // (workflow/templateresolution/context.go: a name is looked up in the WorkflowTemplate of
+  // the template that names it, a templateRef in the one it names).
+  void TemplateOf(const std::string& name) {
+    const size_t part = measure_ ? SIZE_MAX : part_of_.at(name);
+    if (part == current_part_) {
+      Key(out_, "template");
+      out_ << YAML::Value;
+      EmitString(out_, name);
+      return;
+    }
+    Key(out_, "templateRef");
+    out_ << YAML::Value << YAML::BeginMap;
+    Key(out_, "name");
+    out_ << YAML::Value;
+    EmitString(out_, measure_ ? std::string(kMaxObjectName, 'x') : PartName(flow_, part));
+    Key(out_, "template");
+    out_ << YAML::Value;
+    EmitString(out_, name);
     out_ << YAML::EndMap;
   }
 
@@ -542,6 +661,12 @@ class Renderer {
   const ir::Flow& flow_;
   const Layout& layout_;
   YAML::Emitter& out_;
+  // A split flow's: its DAGs, which WorkflowTemplate holds each template, the one being
+  // written, and whether the templates are only measured.
+  const DagPlan* plan_ = nullptr;
+  std::unordered_map<std::string, size_t> part_of_;
+  size_t current_part_ = 0;
+  bool measure_ = false;
   bool shared_pull_secrets_ = false;
   ArgoVersion argo_version_ = ArgoVersion::k4_1;
   std::vector<std::pair<size_t, std::string>> unsafe_;
@@ -566,20 +691,69 @@ class ArgoTarget final : public Backend {
       renderer.ReportUnsafeLiterals(report);
       return false;
     }
+    // Over Argo's limits, DAGs nest and templates move to further WorkflowTemplates (split.h);
+    // which go where is decided on the templates' sizes, measured first.
+    DagPlan plan(flow, layout);
+    std::vector<TemplateUnit> units = TemplateUnits(flow, layout, plan);
+    std::vector<size_t> part_of(units.size());
+    std::optional<size_t> parts = Partition(flow, layout, plan, units, options, part_of, report);
+    if (!parts) return false;
+    const bool split = plan.nests() || *parts > 1;
     // The text goes into the sink as it is written: the driver keeps it until the compile
-    // has succeeded (backend.h), so the checks the rendering makes may still fail it.
-    k8s::SinkEmitter yaml(out, flow.steps.size());
+    // has succeeded (backend.h), so the checks the rendering makes may still fail it. A split
+    // flow's text streams (it is thousands of steps).
+    k8s::SinkEmitter yaml(out, split ? SIZE_MAX : flow.steps.size());
     Renderer renderer(flow, layout, yaml.yaml(), options.argo_version);
     // The objects the pods need come first in the stream (`kubectl apply`
     // creates them in order); Argo itself never reads them.
     k8s::EmitObjectDocuments(yaml.yaml(), flow);
-    renderer.WorkflowTemplate();
+    if (split) {
+      renderer.SplitWorkflowTemplates(plan, units, part_of, *parts);
+    } else {
+      renderer.WorkflowTemplate();
+    }
     if (flow.schedule) renderer.CronWorkflow();
     ok &= renderer.ReportUnsafeLiterals(report);
     if (!ok) return false;
     yaml.Flush();
     out.Write("\n");
     return true;
+  }
+
+ private:
+  // Puts each unit into a WorkflowTemplate, in order, filling each up to kMaxTemplates
+  // templates and kMaxTemplateBytes of YAML before the next; returns how many there are. The
+  // measuring renders every pod: a literal Argo would read is reported here, and nothing
+  // returned, before any text is written.
+  static std::optional<size_t> Partition(const ir::Flow& flow, const Layout& layout,
+                                         const DagPlan& plan,
+                                         const std::vector<TemplateUnit>& units,
+                                         const EmitOptions& options, std::vector<size_t>& part_of,
+                                         diag::Reporter& report) {
+    Discard discard;
+    std::ostream stream(&discard);
+    YAML::Emitter counted(stream);
+    Renderer measure(flow, layout, counted, options.argo_version);
+    size_t header = 0;
+    std::vector<size_t> sizes = measure.MeasureUnits(plan, units, &header);
+    if (!measure.ReportUnsafeLiterals(report)) return std::nullopt;
+    header += kMaxObjectName;  // a further WorkflowTemplate's longer name
+    size_t part = 0;
+    size_t templates = 0;
+    size_t bytes = header;
+    for (size_t u = 0; u < units.size(); ++u) {
+      const size_t count = TemplateCount(flow, units[u]);
+      if (templates > 0 &&
+          (templates + count > kMaxTemplates || bytes + sizes[u] > kMaxTemplateBytes)) {
+        ++part;
+        templates = 0;
+        bytes = header;
+      }
+      part_of[u] = part;
+      templates += count;
+      bytes += sizes[u];
+    }
+    return part + 1;
   }
 };
 

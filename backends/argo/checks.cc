@@ -16,9 +16,8 @@ namespace {
 
 using diag::Code;
 
-// Argo's limits (v4 CRD maxItems; workflow/validate: a CronWorkflow's name
-// gets a `-<Unix time>` suffix and may have at most 52 characters).
-constexpr size_t kMaxTemplates = 200;
+// Argo's limit on a CronWorkflow's name (workflow/validate: it gets a `-<Unix time>` suffix and
+// may have at most 52 characters). What is over Argo's counts is split (split.h).
 constexpr size_t kMaxCronWorkflowName = 52;
 // How much longer than the template's name a workflow's name gets: `argo
 // submit --from workflowtemplate/X` names it `X-` + 5 random characters, a
@@ -53,13 +52,6 @@ class Checker {
         ok_ &= k8s::CheckJobSetNames(flow_, step, {JobSetNameLength(step), 1, 1, JobSetForm(step)},
                                      report_);
       }
-    }
-    if (layout_.template_count() > kMaxTemplates) {
-      ok_ = false;
-      report_(Code::kUnsupportedByTarget, flow_.range,
-              fmt::format("flow '{}' needs {} Argo templates; a WorkflowTemplate holds at most {}",
-                          flow_.name, layout_.template_count(), kMaxTemplates))
-          .SetHelp("split the flow into smaller flows");
     }
     return ok_;
   }

@@ -1,7 +1,7 @@
 // The shapes of a flow that Argo cannot run as written: a second namespace, a param default
 // or foreach element Argo would read as its own tag, a scheduled flow's required params and
-// long name, step names expr-lang reserves, names too long for the gangs' pods, and more
-// than 200 templates. (Literal `{{` in a pod's strings is found while rendering.)
+// long name, step names expr-lang reserves, and names too long for the gangs' pods. (Literal
+// `{{` in a pod's strings is found while rendering; a flow over Argo's counts is split, split.h.)
 #ifndef FLOWC_BACKENDS_ARGO_CHECKS_H_
 #define FLOWC_BACKENDS_ARGO_CHECKS_H_
 

@@ -44,7 +44,6 @@ Layout::Layout(const ir::Flow& flow) : flow_(flow) {
     if (!BoundsGang(flow.steps[i])) continue;
     gang_[i] = Claim(flow.steps[i].k8s_name + kGangSuffix);
     delete_[i] = Claim(flow.steps[i].k8s_name + kDeleteSuffix);
-    ++bounded_gangs_;
   }
 }
 

@@ -49,9 +49,9 @@ class Layout {
   // deletes it.
   const std::string& gang_name(size_t step) const { return gang_[step]; }
   const std::string& delete_name(size_t step) const { return delete_[step]; }
-  size_t template_count() const {
-    return 1 + foreach_steps_.size() + flow_.steps.size() + 2 * bounded_gangs_;
-  }
+
+  // `wanted`, or `wanted-<n>` when a template already has that name; taken from then on.
+  std::string ClaimName(const std::string& wanted) { return Claim(wanted); }
 
   // The DAG a step's task sits in: its innermost foreach, or none.
   static std::optional<size_t> ScopeOf(const ir::Step& step) {
@@ -72,7 +72,6 @@ class Layout {
   std::vector<std::string> body_;    // per step; empty unless a foreach
   std::vector<std::string> gang_;    // per step; empty unless BoundsGang
   std::vector<std::string> delete_;  // per step; empty unless BoundsGang
-  size_t bounded_gangs_ = 0;
   std::vector<size_t> foreach_steps_;
 };
 

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "backends/argo/argo_backend.h"
 #include "backends/k8s/objects.h"
 #include "backends/registry.h"
 #include "compiler/driver/diagnostic_printer.h"
@@ -200,6 +201,13 @@ int RunCompile(const Options& options) {
       for (const ir::Object& object : flow->objects) {
         std::cout << backends::k8s::ObjectResourceName(object) << '\n';
       }
+      // A split flow's further WorkflowTemplates (backends/argo/split.h), named by position.
+      if (options.target == "argo") {
+        for (const std::string& name :
+             backends::argo::ListedWorkflowTemplates(*flow, text.text())) {
+          std::cout << name << '\n';
+        }
+      }
       return int{kExitOk};
     }
     if (options.check) {
@@ -269,8 +277,9 @@ int Run(int argc, char** argv) {
   compile
       ->add_flag("--list-objects", options.list_objects,
                  "Print the objects beside the pods that the output uses (ConfigMaps, "
-                 "ResourceClaimTemplates, TrainingRuntimes), one `kubectl get -o name` line each, "
-                 "instead of the output")
+                 "ResourceClaimTemplates, TrainingRuntimes, and the further WorkflowTemplates of "
+                 "an Argo flow over Argo's limits), one `kubectl get -o name` line each, instead "
+                 "of the output")
       ->excludes(check_flag)
       ->excludes(output);
   compile

@@ -43,6 +43,19 @@ What Argo does to text, in order, as modelled here:
     `<node>(<n>)`, each substituted again with pod.name, retries and lastRetry.*, one after
     another until one succeeds or `limit` more have failed. `node.name` is a local of the
     first pass of every template: the retry node's name when it retries.
+  - Which template a name means (workflow/templateresolution/context.go): a task's `template`
+    is looked up in the WorkflowTemplate that holds the template naming it (GetTemplateByName
+    on the context's base); a `templateRef` in the WorkflowTemplate it names
+    (GetTemplateFromRef), which becomes the base for the names in that template
+    (WithTemplateHolder). A run starts at the entrypoint of the WorkflowTemplate it is
+    submitted from.
+  - When a node starts (workflow/controller/dag.go): a DAG's task starts once every task its
+    `depends` names has completed (executeDAGTask, evaluateDependsLogic), whatever the order
+    of the tasks; a DAG starts its tasks when it starts, and completes when all of them have
+    (assessDAGPhase), so a task's nested DAG waits, as a whole, for the task's `depends`.
+    Each created object records `waits`: the objects whose completion its start waited for
+    directly (a task's own `depends`, and those of every DAG around it), as indexes into
+    `created`; a DAG's completion is that of its tasks that no other of its tasks waits for.
 Not modelled: the one-time substitution of the globals into the workflow's spec (operator.go
 substituteGlobalVariables; flowc rejects defaults Argo would read there), steps templates,
 artifacts, outputs, `when`, hooks other than exit, backoff delays, and the workflow's own
@@ -234,7 +247,8 @@ class Workflow:
     """One run of a WorkflowTemplate (`argo submit --from workflowtemplate/...`).
 
     `created` lists what the run creates: {"template", "kind": "Pod" or the resource's kind,
-    "object", "inputs"} for each pod of a container template and each object a resource
+    "object", "inputs", "path", "waits"} ("path": the index of the element in each foreach
+    around it, outermost first; "waits": see the module's doc) for each pod of a container template and each object a resource
     template creates (with "pod": the pod that creates it), in the order Argo reaches them;
     `deleted` what resource templates delete, {"template", "kind", "object", "after"}, "after"
     the number of objects created before it. `outcomes`: per template name, the phases its
@@ -245,12 +259,21 @@ class Workflow:
             raise ValueError(version)
         self.version = version
         workflows = [d for d in docs if d and d.get("kind") == "WorkflowTemplate"]
-        if len(workflows) != 1:
-            raise ArgoError("expected one WorkflowTemplate")
-        self.spec = workflows[0]["spec"]
-        self.namespace = workflows[0]["metadata"].get("namespace")
+        # The one submitted (`argo submit --from workflowtemplate/...`, or a CronWorkflow's
+        # workflowTemplateRef) has the entrypoint; templateRef reaches the others.
+        mains = [w for w in workflows if "entrypoint" in w["spec"]]
+        if len(mains) != 1:
+            raise ArgoError("expected one WorkflowTemplate with an entrypoint")
+        self.spec = mains[0]["spec"]
+        self.base = mains[0]["metadata"]["name"]
+        self.namespace = mains[0]["metadata"].get("namespace")
         self.name = name
-        self.templates = {t["name"]: t for t in self.spec["templates"]}
+        self.library = {}
+        for w in workflows:
+            if w["metadata"].get("namespace") != self.namespace:
+                continue  # a templateRef names a WorkflowTemplate of the workflow's namespace
+            self.library[w["metadata"]["name"]] = {t["name"]: t for t in w["spec"]["templates"]}
+        self.templates = self.library[self.base]
         self.globals = {"workflow.name": name, "workflow.namespace": self.namespace or "argo",
                         "workflow.uid": "6a0f6c1e-0000-4000-8000-000000000001"}
         given = dict(params or {})
@@ -266,8 +289,27 @@ class Workflow:
         self.outcomes = {k: list(v) for k, v in (outcomes or {}).items()}
 
     def run(self):
-        self.execute(self.spec["entrypoint"], {}, self.name)
+        self.execute({"template": self.spec["entrypoint"]}, {}, self.name, self.base)
         return self.created
+
+    def resolve(self, holder, base):
+        """templateresolution/context.go: the template `holder` (a task or hook) names, and the
+        WorkflowTemplate whose names it sees."""
+        ref = holder.get("templateRef")
+        if ref is not None:
+            if ref.get("clusterScope"):
+                raise ArgoError("the model has no ClusterWorkflowTemplates")
+            templates = self.library.get(ref["name"])
+            if templates is None:
+                raise ArgoError("workflow template %s not found" % ref["name"])
+            if ref["template"] not in templates:
+                raise ArgoError("template %s not found in workflow template %s"
+                                % (ref["template"], ref["name"]))
+            return ref["template"], templates[ref["template"]], ref["name"]
+        name = holder["template"]
+        if name not in self.library[base]:
+            raise ArgoError("template %s not found" % name)
+        return name, self.library[base][name], base
 
     def pod_name(self, node_name, template):
         return "%s-%s-%d" % (self.name, template, zlib.crc32(node_name.encode()))
@@ -286,11 +328,11 @@ class Workflow:
         second = inputs if self.version == 3 else dict(first, **inputs)
         return json.loads(replace(text, second, True))
 
-    def execute(self, name, arguments, node_name):
-        """operator.go executeTemplate; the node's phase."""
-        if name not in self.templates:
-            raise ArgoError("template %s not found" % name)
-        tmpl = copy.deepcopy(self.templates[name])
+    def execute(self, holder, arguments, node_name, base, path=(), after=frozenset()):
+        """operator.go executeTemplate: (the node's phase, the created objects whose completion
+        completes it). `after`: what the node waited for."""
+        name, tmpl, base = self.resolve(holder, base)
+        tmpl = copy.deepcopy(tmpl)
         for p in tmpl.get("inputs", {}).get("parameters", []):
             value = arguments.get(p["name"], p.get("default"))
             if value is None:
@@ -302,41 +344,80 @@ class Workflow:
         if pod_type and not retried:
             first["pod.name"] = self.pod_name(node_name, name)
         tmpl = self.substitute(tmpl, first)
+        where = (base, path)
         if not retried:
-            return self.run_node(tmpl, name, node_name)
+            return self.run_node(tmpl, name, node_name, where, after)
         phase = None
         for attempt in range(int(tmpl["retryStrategy"].get("limit", 0)) + 1):
             child = "%s(%d)" % (node_name, attempt)
             pod_name = self.pod_name(child, name)
             last = {"lastRetry.exitCode": "0", "lastRetry.status": phase or "",
                     "lastRetry.duration": "0", "lastRetry.message": ""}
-            phase = self.run_node(self.substitute(copy.deepcopy(tmpl), dict(
-                last, **{"pod.name": pod_name, "retries": str(attempt)})), name, child)
+            phase, after = self.run_node(self.substitute(copy.deepcopy(tmpl), dict(
+                last, **{"pod.name": pod_name, "retries": str(attempt)})), name, child, where,
+                after)
             if phase == "Succeeded":
                 break
-        return phase
+        return phase, after
 
-    def run_node(self, tmpl, name, node_name):
+    def run_node(self, tmpl, name, node_name, where, after):
         if "dag" in tmpl:
-            return self.execute_dag(tmpl, node_name)
+            return self.execute_dag(tmpl, node_name, where, after)
         pod_name = self.pod_name(node_name, name)
+        done = after
         if "container" in tmpl:
-            self.create_pod(tmpl, pod_name)
+            done = frozenset([self.create_pod(tmpl, pod_name, where[1], after)])
         elif "resource" in tmpl:
-            self.create_resource(tmpl, pod_name)
+            made = self.create_resource(tmpl, pod_name, where[1], after)
+            if made is not None:
+                done = frozenset([made])
         else:
             raise ArgoError("template %s has no type the model knows" % name)
         left = self.outcomes.get(name)
-        return left.pop(0) if left else "Succeeded"
+        return (left.pop(0) if left else "Succeeded"), done
 
-    def execute_dag(self, tmpl, node_name):
-        """dag.go executeDAGTask for every task (the order of `depends` does not matter here,
-        nor does a failed task stop the others); the DAG's phase."""
+    @staticmethod
+    def depends_on(task, names):
+        """The tasks a `depends` names, as flowc writes it: task names joined by ` && `, each
+        meaning that task succeeded (common/ancestry.go expands a bare name so)."""
+        text = task.get("depends", "").strip()
+        if not text:
+            return []
+        named = [n.strip() for n in text.split("&&")]
+        for n in named:
+            if n not in names:
+                raise ArgoError("task %s depends on %r, which is no task of its DAG"
+                                % (task["name"], n))
+        return named
+
+    def execute_dag(self, tmpl, node_name, where, after):
+        """dag.go: every task once its `depends` have completed (a failed task does not stop
+        the others here); the DAG's phase and completion."""
+        base, path = where
         scope = {"inputs.parameters." + p["name"]: p["value"]
                  for p in tmpl.get("inputs", {}).get("parameters", [])}
         values = dict(self.globals, **scope)
         phase = "Succeeded"
-        for task in tmpl["dag"]["tasks"]:
+        tasks = tmpl["dag"]["tasks"]
+        names = {t["name"] for t in tasks}
+        if len(names) != len(tasks):
+            raise ArgoError("DAG %s has two tasks of one name" % tmpl["name"])
+        waits = {t["name"]: self.depends_on(t, names) for t in tasks}
+        # In an order the dependencies allow: each time, the first task in the DAG's own order
+        # whose dependencies have run.
+        order, placed, left = [], set(), list(tasks)
+        while left:
+            ready = next((t for t in left if all(d in placed for d in waits[t["name"]])), None)
+            if ready is None:
+                raise ArgoError("DAG %s has a dependency cycle" % tmpl["name"])
+            order.append(ready)
+            placed.add(ready["name"])
+            left.remove(ready)
+        done_of = {}
+        waited = set()
+        for task in order:
+            task_after = after.union(*[done_of[d] for d in waits[task["name"]]])
+            waited.update(waits[task["name"]])
             task = json.loads(replace(go_json(task, "DAGTask"), values, True))
             if "withItems" in task:
                 items = task["withItems"]
@@ -350,30 +431,41 @@ class Workflow:
                                     % task["withParam"].strip())
             else:
                 task_node = "%s.%s" % (node_name, task["name"])
-                done = self.execute(task["template"], self.arguments(task), task_node)
-                self.exit_hook(task, task_node, dict(values, **{
-                    "tasks.%s.status" % task["name"]: done}))
+                done, completed = self.execute(task, self.arguments(task), task_node, base,
+                                               path, task_after)
+                done_of[task["name"]] = self.exit_hook(
+                    task, task_node, dict(values, **{"tasks.%s.status" % task["name"]: done}),
+                    base, path, completed)
                 if done != "Succeeded":
                     phase = "Failed"
                 continue
             text = go_json(task, "DAGTask")  # withItems and withParam still in it
+            completed = task_after
             for i, item in enumerate(items):
                 expanded = json.loads(replace(text, dict(values, item=item_value(item)), False))
-                if self.execute(expanded["template"], self.arguments(expanded),
-                                "%s.%s(%d)" % (node_name, task["name"], i)) != "Succeeded":
+                done, element = self.execute(expanded, self.arguments(expanded),
+                                             "%s.%s(%d)" % (node_name, task["name"], i), base,
+                                             path + (i,), task_after)
+                completed = completed | element
+                if done != "Succeeded":
                     phase = "Failed"
-        return phase
+            done_of[task["name"]] = completed
+        # Done when every task is: those no other task waits for imply the rest.
+        return phase, after.union(*[done_of[t["name"]] for t in tasks
+                                    if t["name"] not in waited])
 
-    def exit_hook(self, task, task_node, scope):
-        """hooks.go runOnExitNode: the hook's template, when its expression holds."""
+    def exit_hook(self, task, task_node, scope, base, path, completed):
+        """hooks.go runOnExitNode: the hook's template, when its expression holds; what the task
+        has completed with, once the hook has."""
         hook = task.get("hooks", {}).get("exit")
         if hook is None:
-            return
+            return completed
         if "expression" in hook:
             env = argo_env(scope)
             if not evaluate(Parser(hook["expression"], env).parse(), env):
-                return
-        self.execute(hook["template"], self.arguments(hook), task_node + ".onExit")
+                return completed
+        return completed | self.execute(hook, self.arguments(hook), task_node + ".onExit", base,
+                                         path, completed)[1]
 
     @staticmethod
     def arguments(task):
@@ -421,13 +513,14 @@ class Workflow:
     def inputs_of(self, tmpl):
         return {p["name"]: p["value"] for p in tmpl.get("inputs", {}).get("parameters", [])}
 
-    def create_pod(self, tmpl, pod_name):
+    def create_pod(self, tmpl, pod_name, path, after):
         main = dict(tmpl["container"], name="main")
         pod = self.substitute_pod(self.pod(tmpl, pod_name, main), tmpl)
         self.created.append({"template": tmpl["name"], "kind": "Pod", "object": pod,
-                             "inputs": self.inputs_of(tmpl)})
+                             "inputs": self.inputs_of(tmpl), "path": path, "waits": after})
+        return len(self.created) - 1
 
-    def create_resource(self, tmpl, pod_name):
+    def create_resource(self, tmpl, pod_name, path, after):
         """executeResource, then the pod whose argoexec creates the manifest."""
         resource = tmpl["resource"]
         try:
@@ -455,9 +548,11 @@ class Workflow:
         if resource["action"] == "delete":
             self.deleted.append({"template": tmpl["name"], "kind": created.get("kind"),
                                  "object": created, "after": len(self.created)})
-            return
+            return None
         self.created.append({"template": tmpl["name"], "kind": created.get("kind"),
-                             "object": created, "inputs": self.inputs_of(tmpl), "pod": pod})
+                             "object": created, "inputs": self.inputs_of(tmpl), "pod": pod,
+                             "path": path, "waits": after})
+        return len(self.created) - 1
 
 
 def run(docs, version, params=None, name="flow-x7k2p", outcomes=None):

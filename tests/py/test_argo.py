@@ -404,14 +404,19 @@ def check_runs(ir, runs, where, failures, jobsets, runtimes=()):
     """One run of the workflow on the model of Argo per version, (version, documents) in
     `runs`, with hostile values: each step's pods and gangs, once per element, equal the IR's
     pod with the values in its command, as the container receives them (kubelet's reading on
-    both sides). Appends each JobSet or TrainJob, as Argo 4.1 creates it, to `jobsets`."""
+    both sides). Appends each JobSet or TrainJob, as Argo 4.1 creates it, to `jobsets`.
+    Returns {version: what the run created} (argo_model.Workflow.created)."""
     values = param_values(ir)
     steps = {s["k8s_name"]: s for s in ir["steps"]}
     by_name = {s["name"]: s for s in ir["steps"]}
-    # A bounded gang is created by the template its step's DAG runs.
-    for tpl in runs[-1][1][0]["spec"]["templates"]:
-        if tpl["name"] in steps and "dag" in tpl and bounds_gang(steps[tpl["name"]]):
-            steps[tpl["dag"]["tasks"][0]["template"]] = steps[tpl["name"]]
+    # A bounded gang is created by the template its step's DAG runs (in any WorkflowTemplate
+    # of a split flow).
+    for wt in runs[-1][1]:
+        if wt.get("kind") != "WorkflowTemplate":
+            continue
+        for tpl in wt["spec"]["templates"]:
+            if tpl["name"] in steps and "dag" in tpl and bounds_gang(steps[tpl["name"]]):
+                steps[tpl["dag"]["tasks"][0]["template"]] = steps[tpl["name"]]
 
     def elements(step):
         chain = step.get("enclosing_foreach", [])
@@ -422,12 +427,14 @@ def check_runs(ir, runs, where, failures, jobsets, runtimes=()):
             return foreach["items"]
         return [pod_readers.item_text(v) for v in json.loads(values[foreach["param"]])]
 
+    runs_created = {}
     for version, docs in runs:
         try:
             created = argo_model.run(docs, version, values, name=WORKFLOW_NAME)
         except argo_model.ArgoError as e:
             failures.append(f"{where}: Argo {version} fails the run: {e}")
             continue
+        runs_created[version] = created
         counts = {}
         for c in created:
             step = steps[c["template"]]
@@ -455,6 +462,7 @@ def check_runs(ir, runs, where, failures, jobsets, runtimes=()):
             if counts.get(step["name"], 0) != want:
                 failures.append(f"{where}: step {step['name']} (Argo {version}) ran "
                                 f"{counts.get(step['name'], 0)} times, not {want}")
+    return runs_created
 
 
 def check_bounded_runs(failures):

@@ -14,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "backends/argo/argo_backend.h"
+#include "backends/argo/split.h"
 #include "backends/argo/templating.h"
 #include "backends/backend.h"
 #include "compiler/driver/driver.h"
@@ -377,7 +378,7 @@ std::string Names(const YAML::Node& seq, const char* key = "name") {
 
 // A flow refused for its size is not rendered, but the literals its pods'
 // strings hold are reported all the same: a container's and a gang's.
-TEST_CASE("argo: a refused flow still reports every literal Argo would read") {
+TEST_CASE("argo: a flow over Argo's limits reports every literal Argo would read") {
   std::string source = "@kubernetes(namespace=\"ml\", image=\"busybox\")\nflow big {\n";
   auto name = [](int i) {
     return i == 0 ? std::string("start") : i == 200 ? std::string("end") : fmt::format("s{}", i);
@@ -395,10 +396,10 @@ TEST_CASE("argo: a refused flow still reports every literal Argo would read") {
   CHECK(e.yaml.empty());
   std::vector<std::string> messages;
   for (const diag::Diagnostic& d : e.compiled->diagnostics.all()) messages.push_back(d.message);
-  REQUIRE(messages.size() == 3);
-  CHECK(messages[0].find("needs 202 Argo templates") != std::string::npos);
-  CHECK(messages[1].find("step 's7' has the text '{{workflow.name}}'") != std::string::npos);
-  CHECK(messages[2].find("step 's9' has the text '{{=1+1}}'") != std::string::npos);
+  // 201 steps are split, not refused (backends/argo/split.h): only the literals are reported.
+  REQUIRE(messages.size() == 2);
+  CHECK(messages[0].find("step 's7' has the text '{{workflow.name}}'") != std::string::npos);
+  CHECK(messages[1].find("step 's9' has the text '{{=1+1}}'") != std::string::npos);
 }
 
 TEST_CASE("argo: a nested foreach is a DAG in a DAG, each with its element") {
@@ -670,6 +671,22 @@ flow a_rather_long_flow_name_for_jobsets {
   CHECK(e.errors().find("[E051]") != std::string::npos);
 }
 
+TEST_CASE("argo: a further WorkflowTemplate's name fits Argo's 63 characters") {
+  ir::Flow flow;
+  flow.k8s_name = "nightly-train";
+  CHECK(PartName(flow, 0) == "nightly-train");
+  CHECK(PartName(flow, 1) == "nightly-train-part-1");
+  CHECK(PartName(flow, 12) == "nightly-train-part-12");
+  // Cut to fit, and never ending in '-' before the suffix.
+  flow.k8s_name = std::string(50, 'a') + "-b" + std::string(11, 'c');
+  REQUIRE(flow.k8s_name.size() == 63);
+  CHECK(PartName(flow, 0) == flow.k8s_name);
+  CHECK(PartName(flow, 3) == std::string(50, 'a') + "-b" + std::string(4, 'c') + "-part-3");
+  CHECK(PartName(flow, 3).size() == 63);
+  CHECK(PartName(flow, 123).size() == 63);
+  flow.k8s_name = std::string(55, 'a') + "-" + std::string(7, 'b');
+  CHECK(PartName(flow, 1) == std::string(55, 'a') + "-part-1");
+}
+
 }  // namespace
 }  // namespace flowc::backends::argo
-

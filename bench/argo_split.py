@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Measures flows over Argo's limits (issue 33): how each is split, and what compiling it costs.
+
+    bench/argo_split.py [--flowc build-release/flowc] [--runs 11]
+
+For bench/gen_flow.py --exact's flows of 201, 250, 1,000, 10,000 and 100,000 steps it prints, as
+Markdown: the WorkflowTemplates, templates and nested DAGs of the Argo output, its largest DAG
+and WorkflowTemplate, and its bytes; then, for each flow, `--target argo` against
+`--target ir`: the median wall time and CPU time (user + system) of `--runs` compiles to a
+file, and their peak RSS (the median of the runs' maximum resident set size), all from
+/usr/bin/time.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SIZES = (201, 250, 1000, 10000, 100000)
+
+
+def compile_once(flowc, flow, target, out):
+    """(wall s, CPU s, peak RSS MB) of one compile, as /usr/bin/time reports them (a child's
+    maxrss from wait4 would count this process's pages from before the exec)."""
+    report = out + ".time"
+    result = subprocess.run(["/usr/bin/time", "-o", report, "-f", "%e %U %S %M", flowc,
+                             "compile", flow, "--target", target, "-o", out],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{flow} --target {target} failed: {result.stderr}")
+    with open(report, encoding="utf-8") as f:
+        wall, user, system, rss = f.read().split()[-4:]
+    return float(wall), float(user) + float(system), int(rss) / 1024
+
+
+def shape(path):
+    """(WorkflowTemplates, templates, nested DAGs, largest DAG, largest WorkflowTemplate bytes)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    docs = list(yaml.load_all(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    texts = text.split("\n---\n")
+    workflows = [i for i, d in enumerate(docs) if d["kind"] == "WorkflowTemplate"]
+    templates = [t for i in workflows for t in docs[i]["spec"]["templates"]]
+    nested = sum(1 for t in templates if t["name"].endswith("-dag"))
+    largest_dag = max(len(t["dag"]["tasks"]) for t in templates if "dag" in t)
+    largest = max(len(texts[i].encode()) for i in workflows)
+    return len(workflows), len(templates), nested, largest_dag, largest, len(text.encode())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--flowc", default=os.path.join(HERE, "..", "build-release", "flowc"))
+    parser.add_argument("--runs", type=int, default=11)
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="flowc-argo-split-bench-")
+    flows = {}
+    for n in SIZES:
+        path = os.path.join(work, f"bench_{n}.flow")
+        with open(path, "w", encoding="utf-8") as f:
+            subprocess.run([sys.executable, os.path.join(HERE, "gen_flow.py"), str(n), "--exact"],
+                           stdout=f,
+                           check=True)
+        flows[n] = path
+    print("| flow | target | median wall (ms) | median CPU (ms) | peak RSS (MB) |")
+    print("|---|---|---|---|---|")
+    for n, path in flows.items():
+        for target in ("ir", "argo"):
+            out = os.path.join(work, "out." + target)
+            compile_once(args.flowc, path, target, out)  # warm-up
+            runs = [compile_once(args.flowc, path, target, out)
+                    for _ in range(args.runs if n < 100000 else 3)]
+            print(f"| gen_flow.py {n} | {target} | "
+                  f"{statistics.median(r[0] for r in runs) * 1000:.1f} | "
+                  f"{statistics.median(r[1] for r in runs) * 1000:.1f} | "
+                  f"{statistics.median(r[2] for r in runs):.1f} |")
+    print()
+    print("| flow | steps | WorkflowTemplates | templates | nested DAGs | largest DAG (tasks) "
+          "| largest WorkflowTemplate (bytes) | output (bytes) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n, path in flows.items():
+        out = os.path.join(work, "out.yaml")
+        compile_once(args.flowc, path, "argo", out)
+        steps = sum(1 for line in open(path, encoding="utf-8") if line.lstrip().startswith("step "))
+        print(f"| gen_flow.py {n} | {steps} | " + " | ".join(f"{v:,}" for v in shape(out)) + " |")
+
+
+if __name__ == "__main__":
+    main()
