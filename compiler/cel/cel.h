@@ -20,7 +20,20 @@
 
 namespace flowc::cel {
 
-class Program;  // a compiled rule; immutable, safe to share
+struct Expr;  // ast.h
+
+// A compiled rule; immutable once compiled, so one Program may be evaluated from many threads.
+class Program {
+ public:
+  Program();
+  ~Program();
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  std::unique_ptr<Expr> root;
+  int slots = 2;  // self, oldSelf, then one per level of nested comprehensions
+  bool uses_old_self = false;
+};
 
 struct Compiled {
   std::unique_ptr<Program> program;  // null when the rule does not compile
