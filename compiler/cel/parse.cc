@@ -245,11 +245,13 @@ class Builder {
         return Global("optional." + name, call->args, call->id);
       }
     }
+    // The receiver first, so that errors are reported in the order they are written.
+    std::vector<std::unique_ptr<Expr>> args;
+    args.push_back(Member(call->member()));
+    if (args.back() == nullptr) return nullptr;
     std::string why;
     Fn fn = Resolve(name, true, argc, &why);
     if (fn == Fn::kNone) return Fail(why + Where(call->id));
-    std::vector<std::unique_ptr<Expr>> args;
-    args.push_back(Member(call->member()));
     for (auto& a : Args(call->args)) args.push_back(std::move(a));
     auto e = Call(fn, std::move(args));
     if (e == nullptr) return nullptr;
