@@ -17,12 +17,24 @@ Compiled Compile(std::string_view rule) {
   return out;
 }
 
-Result Evaluate(const Program& program, const nlohmann::json& self,
-                const nlohmann::json* old_self) {
-  Value v = Run(program, self, old_self);
+namespace {
+
+Result ToResult(const Value& v) {
   if (v.kind == Value::kBool) return {v.b ? Result::kTrue : Result::kFalse, ""};
   if (v.IsError()) return {Result::kError, v.s};
   return {Result::kError, fmt::format("the rule's value is a {}, not a bool", TypeName(v))};
+}
+
+}  // namespace
+
+Result Evaluate(const Program& program, const nlohmann::json& self,
+                const nlohmann::json* old_self) {
+  return ToResult(Run(program, self, old_self));
+}
+
+Result EvaluateOptionalOldSelf(const Program& program, const nlohmann::json& self,
+                               const nlohmann::json* old_self) {
+  return ToResult(Run(program, self, old_self, /*optional_old_self=*/true));
 }
 
 bool UsesOldSelf(const Program& program) { return program.uses_old_self; }

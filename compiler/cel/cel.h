@@ -55,10 +55,18 @@ Result Evaluate(const Program& program, const nlohmann::json& self,
                 const nlohmann::json* old_self);
 
 // True when the rule names `oldSelf`. Such a transition rule is not evaluated on create: the
-// API server's validator skips it when there is no old object (kubernetes
-// staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go,
-// `if compiled.UsesOldSelf && oldObj == nil { continue }` in validateExpressions).
+// API server's validator skips it when there is no old object, unless the rule sets
+// `optionalOldSelf: true` (kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/
+// schema/cel/validation.go, validateExpressions: `if compiled.UsesOldSelf && oldObj == nil`
+// ... `if !optionalOldSelfRule { continue }`; "transition rules are evaluated only if there is
+// a comparable existing value").
 bool UsesOldSelf(const Program& program);
+
+// For a rule with `optionalOldSelf: true`, which the API server evaluates on create too:
+// `oldSelf` is an optional value, optional.none() when old_self is null (on create) and
+// optional.of(old) otherwise (same file, `ruleActivation` for optionalOldSelfRule).
+Result EvaluateOptionalOldSelf(const Program& program, const nlohmann::json& self,
+                               const nlohmann::json* old_self);
 
 struct StringResult {
   bool ok = false;

@@ -1,5 +1,7 @@
 #include "compiler/cel/eval.h"
 
+#include <memory>
+
 #include <fmt/format.h>
 
 namespace flowc::cel {
@@ -264,12 +266,18 @@ class Evaluator {
 
 }  // namespace
 
-Value Run(const Program& program, const nlohmann::json& self, const nlohmann::json* old_self) {
+Value Run(const Program& program, const nlohmann::json& self, const nlohmann::json* old_self,
+          bool optional_old_self) {
   Evaluator evaluator(program.slots);
   evaluator.slots()[0] = FromJson(self);
-  evaluator.slots()[1] = old_self != nullptr
-                             ? FromJson(*old_self)
-                             : Value::Error("oldSelf is not available: there is no old object");
+  if (optional_old_self) {
+    evaluator.slots()[1] = Value::Optional(
+        old_self != nullptr ? std::make_shared<const Value>(FromJson(*old_self)) : nullptr);
+  } else {
+    evaluator.slots()[1] = old_self != nullptr
+                               ? FromJson(*old_self)
+                               : Value::Error("oldSelf is not available: there is no old object");
+  }
   return evaluator.Eval(*program.root);
 }
 

@@ -10,8 +10,10 @@
 
 namespace flowc::cel {
 
-// The rule's value; an error value when evaluation fails. old_self null: `oldSelf` is an error.
-Value Run(const Program& program, const nlohmann::json& self, const nlohmann::json* old_self);
+// The rule's value; an error value when evaluation fails. old_self null: `oldSelf` is an error,
+// unless optional_old_self, which makes `oldSelf` an optional value (none when old_self is null).
+Value Run(const Program& program, const nlohmann::json& self, const nlohmann::json* old_self,
+          bool optional_old_self = false);
 
 }  // namespace flowc::cel
 

@@ -178,6 +178,12 @@ TEST_CASE("cel: self is typed by its JSON; oldSelf makes a transition rule") {
   Result create = Evaluate(*rule.program, a, nullptr);
   CHECK(create.kind == Result::kError);
   CHECK(create.error == "oldSelf is not available: there is no old object");
+  // optionalOldSelf: true makes oldSelf an optional, none on create.
+  Compiled ratchet = Compile("!oldSelf.hasValue() || self.x == oldSelf.value().x");
+  REQUIRE(ratchet.program);
+  CHECK(EvaluateOptionalOldSelf(*ratchet.program, a, nullptr).kind == Result::kTrue);
+  CHECK(EvaluateOptionalOldSelf(*ratchet.program, a, &a).kind == Result::kTrue);
+  CHECK(EvaluateOptionalOldSelf(*ratchet.program, a, &b).kind == Result::kFalse);
 }
 
 TEST_CASE("cel: a rule that is not a bool, and messageExpression strings") {
