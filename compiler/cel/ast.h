@@ -20,19 +20,19 @@ namespace flowc::cel {
 
 struct Expr {
   enum Kind {
-    kConst,      // constant
-    kVar,        // slot
-    kSelect,     // args[0].name; optional: args[0].?name
-    kHas,        // has(args[0].name)
-    kIndex,      // args[0][args[1]]; optional: args[0][?args[1]]
-    kCall,       // fn(args...); a receiver call has its receiver as args[0]
-    kList,       // [args...]; optional_entries marks [?x]
-    kMap,        // {args[0]: args[1], ...}; optional_entries marks {?k: v}
-    kAnd,        // args[0] && args[1] && ...
-    kOr,         // args[0] || args[1] || ...
-    kNot,        // !args[0]
-    kTernary,    // args[0] ? args[1] : args[2]
-    kMacro,      // args[0].macro(var, args[1][, args[2]])
+    kConst,    // constant
+    kVar,      // slot
+    kSelect,   // args[0].name; optional: args[0].?name
+    kHas,      // has(args[0].name)
+    kIndex,    // args[0][args[1]]; optional: args[0][?args[1]]
+    kCall,     // fn(args...); a receiver call has its receiver as args[0]
+    kList,     // [args...]; optional_entries marks [?x]
+    kMap,      // {args[0]: args[1], ...}; optional_entries marks {?k: v}
+    kAnd,      // args[0] && args[1] && ...
+    kOr,       // args[0] || args[1] || ...
+    kNot,      // !args[0]
+    kTernary,  // args[0] ? args[1] : args[2]
+    kMacro,    // args[0].macro(var, args[1][, args[2]])
   };
   enum class Macro { kAll, kExists, kExistsOne, kMap, kMapFilter, kFilter };
 

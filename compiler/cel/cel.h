@@ -13,10 +13,9 @@
 #define FLOWC_CEL_CEL_H_
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace flowc::cel {
 
@@ -51,8 +50,7 @@ struct Result {
 // Evaluates a rule on `self`; `old_self` is null on create. A rule whose value is not a bool
 // is kError. Callers skip transition rules (UsesOldSelf) when old_self is null, as the API
 // server does (see UsesOldSelf).
-Result Evaluate(const Program& program, const nlohmann::json& self,
-                const nlohmann::json* old_self);
+Result Evaluate(const Program& program, const nlohmann::json& self, const nlohmann::json* old_self);
 
 // True when the rule names `oldSelf`. Such a transition rule is not evaluated on create: the
 // API server's validator skips it when there is no old object, unless the rule sets

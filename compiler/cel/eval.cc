@@ -1,8 +1,8 @@
 #include "compiler/cel/eval.h"
 
-#include <memory>
-
 #include <fmt/format.h>
+
+#include <memory>
 
 namespace flowc::cel {
 namespace {
@@ -23,9 +23,12 @@ class Evaluator {
       return Value::Error(fmt::format("the rule took more than {} evaluation steps", kMaxSteps));
     }
     switch (e.kind) {
-      case Expr::kConst: return e.constant;
-      case Expr::kVar: return slots_[static_cast<size_t>(e.slot)];
-      case Expr::kSelect: return Select(e, Eval(*e.args[0]), e.optional);
+      case Expr::kConst:
+        return e.constant;
+      case Expr::kVar:
+        return slots_[static_cast<size_t>(e.slot)];
+      case Expr::kSelect:
+        return Select(e, Eval(*e.args[0]), e.optional);
       case Expr::kHas: {
         Value target = Eval(*e.args[0]);
         if (target.IsError()) return target;
@@ -36,7 +39,8 @@ class Evaluator {
         MapGet(target, Value::String(e.name), &found);
         return Value::Bool(found);
       }
-      case Expr::kIndex: return Index(e);
+      case Expr::kIndex:
+        return Index(e);
       case Expr::kCall: {
         std::vector<Value> args;
         args.reserve(e.args.size());
@@ -46,14 +50,18 @@ class Evaluator {
         }
         return Call(e.fn, args, e.regex.get());
       }
-      case Expr::kList: return MakeList(e);
-      case Expr::kMap: return MakeMap(e);
+      case Expr::kList:
+        return MakeList(e);
+      case Expr::kMap:
+        return MakeMap(e);
       case Expr::kAnd:
-      case Expr::kOr: return Logic(e);
+      case Expr::kOr:
+        return Logic(e);
       case Expr::kNot: {
         Value v = Eval(*e.args[0]);
         if (v.IsError()) return v;
-        if (v.kind != Value::kBool) return Value::Error(fmt::format("no such overload: !_({})", TypeName(v)));
+        if (v.kind != Value::kBool)
+          return Value::Error(fmt::format("no such overload: !_({})", TypeName(v)));
         return Value::Bool(!v.b);
       }
       case Expr::kTernary: {
@@ -64,7 +72,8 @@ class Evaluator {
         }
         return Eval(*e.args[c.b ? 1 : 2]);
       }
-      case Expr::kMacro: return Macro(e);
+      case Expr::kMacro:
+        return Macro(e);
     }
     return Value::Error("unknown expression");
   }
@@ -78,7 +87,8 @@ class Evaluator {
       return Select(e, *target.opt, true);
     }
     if (target.kind != Value::kMap) {
-      return Value::Error(fmt::format("no such key: '{}' (a {} has no fields)", e.name, TypeName(target)));
+      return Value::Error(
+          fmt::format("no such key: '{}' (a {} has no fields)", e.name, TypeName(target)));
     }
     bool found;
     Value v = MapGet(target, Value::String(e.name), &found);
@@ -100,7 +110,8 @@ class Evaluator {
       optional = true;
     }
     auto wrap = [&](bool found, Value v, std::string missing) {
-      if (optional) return Value::Optional(found ? std::make_shared<const Value>(std::move(v)) : nullptr);
+      if (optional)
+        return Value::Optional(found ? std::make_shared<const Value>(std::move(v)) : nullptr);
       if (!found) return Value::Error(std::move(missing));
       return v;
     };
@@ -110,7 +121,8 @@ class Evaluator {
         i = key.i;
       } else if (key.kind == Value::kUint && key.u < (1ull << 62)) {
         i = static_cast<int64_t>(key.u);
-      } else if (key.kind == Value::kDouble && key.d == static_cast<double>(static_cast<int64_t>(key.d))) {
+      } else if (key.kind == Value::kDouble &&
+                 key.d == static_cast<double>(static_cast<int64_t>(key.d))) {
         i = static_cast<int64_t>(key.d);  // a double with an integral value indexes, as in cel-go
       } else {
         return Value::Error(fmt::format("no such overload: _[_](list, {})", TypeName(key)));
@@ -124,7 +136,8 @@ class Evaluator {
       Value v = MapGet(target, key, &found);
       return wrap(found, v, fmt::format("no such key: {}", Debug(key)));
     }
-    return Value::Error(fmt::format("no such overload: _[_]({}, {})", TypeName(target), TypeName(key)));
+    return Value::Error(
+        fmt::format("no such overload: _[_]({}, {})", TypeName(target), TypeName(key)));
   }
 
   Value MakeList(const Expr& e) {
@@ -159,7 +172,8 @@ class Evaluator {
         v = Value(*v.opt);
       }
       for (const auto& entry : entries) {
-        if (Equal(entry.first, key)) return Value::Error(fmt::format("repeated key in a map: {}", Debug(key)));
+        if (Equal(entry.first, key))
+          return Value::Error(fmt::format("repeated key in a map: {}", Debug(key)));
       }
       entries.emplace_back(std::move(key), std::move(v));
     }
@@ -180,9 +194,10 @@ class Evaluator {
       }
       if (!have_error) {
         have_error = true;
-        first_error = v.IsError() ? v
-                                  : Value::Error(fmt::format("no such overload: {}({})",
-                                                             deciding ? "_||_" : "_&&_", TypeName(v)));
+        first_error = v.IsError()
+                          ? v
+                          : Value::Error(fmt::format("no such overload: {}({})",
+                                                     deciding ? "_||_" : "_&&_", TypeName(v)));
       }
     }
     return have_error ? first_error : Value::Bool(!deciding);
@@ -196,14 +211,16 @@ class Evaluator {
     if (is_map) {
       keys = MapKeys(range);  // a macro over a map ranges over its keys
     } else if (range.kind != Value::kList) {
-      return Value::Error(fmt::format("{}() on a {}: it takes a list or a map", e.name, TypeName(range)));
+      return Value::Error(
+          fmt::format("{}() on a {}: it takes a list or a map", e.name, TypeName(range)));
     }
     size_t n = is_map ? keys.size() : Size(range);
     Value& var = slots_[static_cast<size_t>(e.slot)];
     auto element = [&](size_t k) { return is_map ? keys[k] : ListAt(range, k); };
     auto predicate = [&](const Value& v) {
       if (v.IsError() || v.kind == Value::kBool) return v;
-      return Value::Error(fmt::format("{}(): the predicate is a {}, not a bool", e.name, TypeName(v)));
+      return Value::Error(
+          fmt::format("{}(): the predicate is a {}, not a bool", e.name, TypeName(v)));
     };
 
     switch (e.macro) {

@@ -1,9 +1,9 @@
 #include "compiler/cel/library.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
-
-#include <fmt/format.h>
 
 namespace flowc::cel {
 namespace {
@@ -72,8 +72,8 @@ bool AllStrings(const std::vector<Value>& args, size_t from, size_t to) {
 // Unicode's White_Space property, which cel-go's trim() (Go's strings.TrimSpace) removes.
 bool IsSpace(char32_t c) {
   return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
-         c == 0x205F || c == 0x3000;
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+         c == 0x3000;
 }
 
 // indexOf and lastIndexOf in code points, with cel-go ext.Strings' range errors.
@@ -109,12 +109,14 @@ Value Strings(Fn fn, const std::vector<Value>& args) {
       return Value::String(s);
     }
     case Fn::kIndexOf:
-    case Fn::kLastIndexOf: return IndexOf(fn, args);
+    case Fn::kLastIndexOf:
+      return IndexOf(fn, args);
     case Fn::kCharAt: {
       if (!AllStrings(args, 0, 1) || args[1].kind != Value::kInt) return NoOverload(fn, args);
       std::u32string s = Decode(args[0].s);
       int64_t i = args[1].i;
-      if (i < 0 || i > static_cast<int64_t>(s.size())) return Value::Error(fmt::format("index out of range: {}", i));
+      if (i < 0 || i > static_cast<int64_t>(s.size()))
+        return Value::Error(fmt::format("index out of range: {}", i));
       if (i == static_cast<int64_t>(s.size())) return Value::String("");
       return Value::String(Encode(s.substr(static_cast<size_t>(i), 1)));
     }
@@ -128,8 +130,10 @@ Value Strings(Fn fn, const std::vector<Value>& args) {
       int64_t begin = args[1].i, end = args.size() == 3 ? args[2].i : n;
       if (begin < 0 || begin > n) return Value::Error(fmt::format("index out of range: {}", begin));
       if (end < 0 || end > n) return Value::Error(fmt::format("index out of range: {}", end));
-      if (begin > end) return Value::Error(fmt::format("invalid substring range. start: {}, end: {}", begin, end));
-      return Value::String(Encode(s.substr(static_cast<size_t>(begin), static_cast<size_t>(end - begin))));
+      if (begin > end)
+        return Value::Error(fmt::format("invalid substring range. start: {}, end: {}", begin, end));
+      return Value::String(
+          Encode(s.substr(static_cast<size_t>(begin), static_cast<size_t>(end - begin))));
     }
     case Fn::kReplace: {
       if (!AllStrings(args, 0, 3) || (args.size() == 4 && args[3].kind != Value::kInt)) {
@@ -143,7 +147,10 @@ Value Strings(Fn fn, const std::vector<Value>& args) {
       if (from.empty()) {  // Go's strings.Replace: an empty old string matches between runes
         std::u32string d = Decode(s);
         for (size_t k = 0; k <= d.size(); ++k) {
-          if (limit < 0 || done < limit) { out += to; ++done; }
+          if (limit < 0 || done < limit) {
+            out += to;
+            ++done;
+          }
           if (k < d.size()) out += Encode(d.substr(k, 1));
         }
         return Value::String(out);
@@ -209,7 +216,8 @@ Value Strings(Fn fn, const std::vector<Value>& args) {
       }
       return Value::String(out);
     }
-    default: return NoOverload(fn, args);
+    default:
+      return NoOverload(fn, args);
   }
 }
 
@@ -261,46 +269,61 @@ Value Lists(Fn fn, const std::vector<Value>& args) {
         if (Equal(ListAt(list, k - 1), args[1])) return Value::Int(static_cast<int64_t>(k - 1));
       }
       return Value::Int(-1);
-    default: return NoOverload(fn, args);
+    default:
+      return NoOverload(fn, args);
   }
 }
 
 bool IsZero(const Value& v) {
   switch (v.kind) {
-    case Value::kNull: return true;
-    case Value::kBool: return !v.b;
-    case Value::kInt: return v.i == 0;
-    case Value::kUint: return v.u == 0;
-    case Value::kDouble: return v.d == 0;
+    case Value::kNull:
+      return true;
+    case Value::kBool:
+      return !v.b;
+    case Value::kInt:
+      return v.i == 0;
+    case Value::kUint:
+      return v.u == 0;
+    case Value::kDouble:
+      return v.d == 0;
     case Value::kString:
-    case Value::kBytes: return v.s.empty();
+    case Value::kBytes:
+      return v.s.empty();
     case Value::kList:
-    case Value::kMap: return Size(v) == 0;
-    default: return false;
+    case Value::kMap:
+      return Size(v) == 0;
+    default:
+      return false;
   }
 }
 
 Value Optionals(Fn fn, const std::vector<Value>& args) {
   switch (fn) {
-    case Fn::kOptionalOf: return Value::Optional(std::make_shared<const Value>(args[0]));
-    case Fn::kOptionalNone: return Value::Optional(nullptr);
+    case Fn::kOptionalOf:
+      return Value::Optional(std::make_shared<const Value>(args[0]));
+    case Fn::kOptionalNone:
+      return Value::Optional(nullptr);
     case Fn::kOptionalOfNonZero:
       if (IsZero(args[0])) return Value::Optional(nullptr);
       return Value::Optional(std::make_shared<const Value>(args[0]));
-    default: break;
+    default:
+      break;
   }
   if (args[0].kind != Value::kOptional) return NoOverload(fn, args);
   const Value& opt = args[0];
   switch (fn) {
-    case Fn::kHasValue: return Value::Bool(opt.opt != nullptr);
+    case Fn::kHasValue:
+      return Value::Bool(opt.opt != nullptr);
     case Fn::kValue:
       if (!opt.opt) return Value::Error("optional.none() dereference");
       return *opt.opt;
-    case Fn::kOrValue: return opt.opt ? *opt.opt : args[1];
+    case Fn::kOrValue:
+      return opt.opt ? *opt.opt : args[1];
     case Fn::kOptOr:
       if (args[1].kind != Value::kOptional) return NoOverload(fn, args);
       return opt.opt ? opt : args[1];
-    default: return NoOverload(fn, args);
+    default:
+      return NoOverload(fn, args);
   }
 }
 
@@ -350,8 +373,10 @@ Value CallLibrary(Fn fn, const std::vector<Value>& args) {
     case Fn::kHasValue:
     case Fn::kValue:
     case Fn::kOrValue:
-    case Fn::kOptOr: return Optionals(fn, args);
-    default: return Strings(fn, args);
+    case Fn::kOptOr:
+      return Optionals(fn, args);
+    default:
+      return Strings(fn, args);
   }
 }
 

@@ -1,10 +1,10 @@
 #include "compiler/cel/literals.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "compiler/cel/library.h"
 
@@ -104,21 +104,39 @@ bool ParseStringLiteral(const std::string& text, Value* out, std::string* error)
       }
       char e = body[++k];  // the lexer guarantees a whole escape follows
       switch (e) {
-        case 'a': s.push_back('\a'); break;
-        case 'b': s.push_back('\b'); break;
-        case 'f': s.push_back('\f'); break;
-        case 'n': s.push_back('\n'); break;
-        case 'r': s.push_back('\r'); break;
-        case 't': s.push_back('\t'); break;
-        case 'v': s.push_back('\v'); break;
+        case 'a':
+          s.push_back('\a');
+          break;
+        case 'b':
+          s.push_back('\b');
+          break;
+        case 'f':
+          s.push_back('\f');
+          break;
+        case 'n':
+          s.push_back('\n');
+          break;
+        case 'r':
+          s.push_back('\r');
+          break;
+        case 't':
+          s.push_back('\t');
+          break;
+        case 'v':
+          s.push_back('\v');
+          break;
         case 'x':
         case 'X':
         case 'u':
         case 'U':
-        case '0': case '1': case '2': case '3': {
+        case '0':
+        case '1':
+        case '2':
+        case '3': {
           uint32_t cp = 0;
           if (e >= '0' && e <= '3') {
-            cp = static_cast<uint32_t>((e - '0') * 64 + (body[k + 1] - '0') * 8 + (body[k + 2] - '0'));
+            cp = static_cast<uint32_t>((e - '0') * 64 + (body[k + 1] - '0') * 8 +
+                                       (body[k + 2] - '0'));
             k += 2;
           } else {
             int n = e == 'u' ? 4 : e == 'U' ? 8 : 2;
@@ -140,7 +158,9 @@ bool ParseStringLiteral(const std::string& text, Value* out, std::string* error)
           }
           break;
         }
-        default: s.push_back(e); break;  // \" \' \` \\ \?
+        default:
+          s.push_back(e);
+          break;  // \" \' \` \\ \?
       }
     }
   }

@@ -1,11 +1,11 @@
 #include "compiler/cel/parse.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "CelLexer.h"
 #include "CelParser.h"
@@ -38,7 +38,8 @@ class ErrorListener : public antlr4::BaseErrorListener {
                    const std::string&, std::exception_ptr) override {
     if (!error_->empty()) return;  // the first error; the others follow from it
     if (offending == nullptr || offending->getType() == antlr4::Token::EOF) {
-      *error_ = fmt::format("syntax error at {}:{}: unexpected end of expression", line, column + 1);
+      *error_ =
+          fmt::format("syntax error at {}:{}: unexpected end of expression", line, column + 1);
       return;
     }
     std::string text = offending->getText();
@@ -51,9 +52,18 @@ class ErrorListener : public antlr4::BaseErrorListener {
 };
 
 bool Literal(CelParser::LiteralContext* ctx, Value* out, std::string* error) {
-  if (dynamic_cast<CelParser::BoolTrueContext*>(ctx)) { *out = Value::Bool(true); return true; }
-  if (dynamic_cast<CelParser::BoolFalseContext*>(ctx)) { *out = Value::Bool(false); return true; }
-  if (dynamic_cast<CelParser::NullContext*>(ctx)) { *out = Value::Null(); return true; }
+  if (dynamic_cast<CelParser::BoolTrueContext*>(ctx)) {
+    *out = Value::Bool(true);
+    return true;
+  }
+  if (dynamic_cast<CelParser::BoolFalseContext*>(ctx)) {
+    *out = Value::Bool(false);
+    return true;
+  }
+  if (dynamic_cast<CelParser::NullContext*>(ctx)) {
+    *out = Value::Null();
+    return true;
+  }
   if (auto* i = dynamic_cast<CelParser::IntContext*>(ctx)) {
     return ParseIntLiteral(i->tok->getText(), i->sign != nullptr, out, error);
   }
@@ -103,7 +113,8 @@ class Builder {
     auto e = std::make_unique<Expr>();
     e->kind = kind;
     (e->args.push_back(std::move(args)), ...);
-    for (const auto& a : e->args) if (a == nullptr) return nullptr;
+    for (const auto& a : e->args)
+      if (a == nullptr) return nullptr;
     return e;
   }
 
@@ -111,7 +122,8 @@ class Builder {
     auto e = std::make_unique<Expr>();
     e->kind = Expr::kCall;
     e->fn = fn;
-    for (auto& a : args) if (a == nullptr) return nullptr;
+    for (auto& a : args)
+      if (a == nullptr) return nullptr;
     e->args = std::move(args);
     return e;
   }
@@ -146,13 +158,27 @@ class Builder {
     if (ctx->calc() != nullptr) return Calc(ctx->calc());
     Fn fn = Fn::kNone;
     switch (ctx->op->getType()) {
-      case CelLexer::LESS: fn = Fn::kLt; break;
-      case CelLexer::LESS_EQUALS: fn = Fn::kLe; break;
-      case CelLexer::GREATER_EQUALS: fn = Fn::kGe; break;
-      case CelLexer::GREATER: fn = Fn::kGt; break;
-      case CelLexer::EQUALS: fn = Fn::kEq; break;
-      case CelLexer::NOT_EQUALS: fn = Fn::kNe; break;
-      default: fn = Fn::kIn; break;
+      case CelLexer::LESS:
+        fn = Fn::kLt;
+        break;
+      case CelLexer::LESS_EQUALS:
+        fn = Fn::kLe;
+        break;
+      case CelLexer::GREATER_EQUALS:
+        fn = Fn::kGe;
+        break;
+      case CelLexer::GREATER:
+        fn = Fn::kGt;
+        break;
+      case CelLexer::EQUALS:
+        fn = Fn::kEq;
+        break;
+      case CelLexer::NOT_EQUALS:
+        fn = Fn::kNe;
+        break;
+      default:
+        fn = Fn::kIn;
+        break;
     }
     std::vector<std::unique_ptr<Expr>> args;
     args.push_back(Relation(ctx->relation(0)));
@@ -166,11 +192,21 @@ class Builder {
     if (ctx->unary() != nullptr) return Unary(ctx->unary());
     Fn fn = Fn::kNone;
     switch (ctx->op->getType()) {
-      case CelLexer::STAR: fn = Fn::kMul; break;
-      case CelLexer::SLASH: fn = Fn::kDiv; break;
-      case CelLexer::PERCENT: fn = Fn::kMod; break;
-      case CelLexer::PLUS: fn = Fn::kAdd; break;
-      default: fn = Fn::kSub; break;
+      case CelLexer::STAR:
+        fn = Fn::kMul;
+        break;
+      case CelLexer::SLASH:
+        fn = Fn::kDiv;
+        break;
+      case CelLexer::PERCENT:
+        fn = Fn::kMod;
+        break;
+      case CelLexer::PLUS:
+        fn = Fn::kAdd;
+        break;
+      default:
+        fn = Fn::kSub;
+        break;
     }
     std::vector<std::unique_ptr<Expr>> args;
     args.push_back(Calc(ctx->calc(0)));
@@ -290,7 +326,8 @@ class Builder {
     auto exprs = call->args->e;
     std::optional<std::string> var = BareIdent(exprs[0]);
     if (!var) {
-      return Fail(fmt::format("{}() takes a variable name first{}", call->id->getText(), Where(call->id)));
+      return Fail(
+          fmt::format("{}() takes a variable name first{}", call->id->getText(), Where(call->id)));
     }
     auto e = std::make_unique<Expr>();
     e->kind = Expr::kMacro;
@@ -302,7 +339,8 @@ class Builder {
     scope_.emplace_back(*var, e->slot);
     for (size_t k = 1; k < exprs.size(); ++k) e->args.push_back(Build(exprs[k]));
     scope_.pop_back();
-    for (const auto& a : e->args) if (a == nullptr) return nullptr;
+    for (const auto& a : e->args)
+      if (a == nullptr) return nullptr;
     return e;
   }
 
@@ -321,8 +359,10 @@ class Builder {
       auto arg = Build(list->e[0]);
       if (arg == nullptr) return nullptr;
       if (arg->kind != Expr::kSelect || arg->optional) {
-        return Fail(fmt::format("invalid argument to has() macro: it takes a field selection, "
-                                "such as has(self.field){}", Where(at)));
+        return Fail(
+            fmt::format("invalid argument to has() macro: it takes a field selection, "
+                        "such as has(self.field){}",
+                        Where(at)));
       }
       arg->kind = Expr::kHas;
       return arg;
@@ -390,8 +430,8 @@ class Builder {
       if (e->slot == 1) program_->uses_old_self = true;
       return e;
     }
-    for (const char* type : {"int", "uint", "double", "bool", "string", "bytes", "list", "map",
-                             "null_type", "type"}) {
+    for (const char* type :
+         {"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"}) {
       if (name == type) {
         e->kind = Expr::kConst;
         e->constant = Value::Type(name);
@@ -421,7 +461,8 @@ bool CheckTokens(antlr4::CommonTokenStream& tokens, std::string* error) {
       case CelLexer::LBRACE:
       case CelLexer::QUESTIONMARK:
         if (++nesting > kMaxNesting) {
-          *error = fmt::format("expression nests more than {} levels deep{}", kMaxNesting, Where(t));
+          *error =
+              fmt::format("expression nests more than {} levels deep{}", kMaxNesting, Where(t));
           return false;
         }
         break;
@@ -431,7 +472,8 @@ bool CheckTokens(antlr4::CommonTokenStream& tokens, std::string* error) {
       case CelLexer::COLON:
         if (nesting > 0) --nesting;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return true;

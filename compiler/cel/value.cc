@@ -1,9 +1,9 @@
 #include "compiler/cel/value.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 namespace flowc::cel {
 
@@ -23,9 +23,12 @@ Value Value::OwnedMap(Map entries) {
 
 Value FromJson(const nlohmann::json& node) {
   switch (node.type()) {
-    case nlohmann::json::value_t::null: return Value::Null();
-    case nlohmann::json::value_t::boolean: return Value::Bool(node.get<bool>());
-    case nlohmann::json::value_t::number_integer: return Value::Int(node.get<int64_t>());
+    case nlohmann::json::value_t::null:
+      return Value::Null();
+    case nlohmann::json::value_t::boolean:
+      return Value::Bool(node.get<bool>());
+    case nlohmann::json::value_t::number_integer:
+      return Value::Int(node.get<int64_t>());
     case nlohmann::json::value_t::number_unsigned: {
       uint64_t u = node.get<uint64_t>();
       if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
@@ -33,8 +36,10 @@ Value FromJson(const nlohmann::json& node) {
       }
       return Value::Uint(u);
     }
-    case nlohmann::json::value_t::number_float: return Value::Double(node.get<double>());
-    case nlohmann::json::value_t::string: return Value::String(node.get<std::string>());
+    case nlohmann::json::value_t::number_float:
+      return Value::Double(node.get<double>());
+    case nlohmann::json::value_t::string:
+      return Value::String(node.get<std::string>());
     case nlohmann::json::value_t::array: {
       Value x;
       x.kind = Value::kList;
@@ -47,24 +52,37 @@ Value FromJson(const nlohmann::json& node) {
       x.json = &node;
       return x;
     }
-    default: return Value::Error("unsupported JSON value");
+    default:
+      return Value::Error("unsupported JSON value");
   }
 }
 
 const char* TypeName(const Value& v) {
   switch (v.kind) {
-    case Value::kNull: return "null_type";
-    case Value::kBool: return "bool";
-    case Value::kInt: return "int";
-    case Value::kUint: return "uint";
-    case Value::kDouble: return "double";
-    case Value::kString: return "string";
-    case Value::kBytes: return "bytes";
-    case Value::kList: return "list";
-    case Value::kMap: return "map";
-    case Value::kType: return "type";
-    case Value::kOptional: return "optional_type";
-    case Value::kError: return "error";
+    case Value::kNull:
+      return "null_type";
+    case Value::kBool:
+      return "bool";
+    case Value::kInt:
+      return "int";
+    case Value::kUint:
+      return "uint";
+    case Value::kDouble:
+      return "double";
+    case Value::kString:
+      return "string";
+    case Value::kBytes:
+      return "bytes";
+    case Value::kList:
+      return "list";
+    case Value::kMap:
+      return "map";
+    case Value::kType:
+      return "type";
+    case Value::kOptional:
+      return "optional_type";
+    case Value::kError:
+      return "error";
   }
   return "unknown";
 }
@@ -159,11 +177,14 @@ bool Equal(const Value& a, const Value& b) {
   }
   if (a.kind != b.kind) return false;
   switch (a.kind) {
-    case Value::kNull: return true;
-    case Value::kBool: return a.b == b.b;
+    case Value::kNull:
+      return true;
+    case Value::kBool:
+      return a.b == b.b;
     case Value::kString:
     case Value::kBytes:
-    case Value::kType: return a.s == b.s;
+    case Value::kType:
+      return a.s == b.s;
     case Value::kList: {
       size_t n = Size(a);
       if (n != Size(b)) return false;
@@ -185,7 +206,8 @@ bool Equal(const Value& a, const Value& b) {
     case Value::kOptional:
       if (!a.opt || !b.opt) return !a.opt && !b.opt;
       return Equal(*a.opt, *b.opt);
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -194,36 +216,50 @@ int Compare(const Value& a, const Value& b, bool* ok) {
   if (IsNumber(a) && IsNumber(b)) return CompareNumbers(a, b, ok);
   if (a.kind != b.kind) return 0;
   switch (a.kind) {
-    case Value::kBool: *ok = true; return a.b == b.b ? 0 : (a.b ? 1 : -1);
+    case Value::kBool:
+      *ok = true;
+      return a.b == b.b ? 0 : (a.b ? 1 : -1);
     case Value::kString:  // byte order of UTF-8 is code-point order
     case Value::kBytes: {
       *ok = true;
       int c = a.s.compare(b.s);
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
 std::string Debug(const Value& v) {
   switch (v.kind) {
-    case Value::kNull: return "null";
-    case Value::kBool: return v.b ? "true" : "false";
-    case Value::kInt: return std::to_string(v.i);
-    case Value::kUint: return std::to_string(v.u) + "u";
-    case Value::kDouble: return fmt::format("{}", v.d);
-    case Value::kString: return fmt::format("'{}'", v.s.size() > 40 ? v.s.substr(0, 37) + "..." : v.s);
-    case Value::kBytes: return "b'...'";
-    case Value::kType: return v.s;
+    case Value::kNull:
+      return "null";
+    case Value::kBool:
+      return v.b ? "true" : "false";
+    case Value::kInt:
+      return std::to_string(v.i);
+    case Value::kUint:
+      return std::to_string(v.u) + "u";
+    case Value::kDouble:
+      return fmt::format("{}", v.d);
+    case Value::kString:
+      return fmt::format("'{}'", v.s.size() > 40 ? v.s.substr(0, 37) + "..." : v.s);
+    case Value::kBytes:
+      return "b'...'";
+    case Value::kType:
+      return v.s;
     case Value::kList: {
       std::string out = "[";
       size_t n = Size(v);
       for (size_t i = 0; i < n && i < 8; ++i) out += (i ? ", " : "") + Debug(ListAt(v, i));
       return out + (n > 8 ? ", ...]" : "]");
     }
-    case Value::kMap: return "{...}";
-    case Value::kOptional: return v.opt ? "optional.of(" + Debug(*v.opt) + ")" : "optional.none()";
-    case Value::kError: return "error: " + v.s;
+    case Value::kMap:
+      return "{...}";
+    case Value::kOptional:
+      return v.opt ? "optional.of(" + Debug(*v.opt) + ")" : "optional.none()";
+    case Value::kError:
+      return "error: " + v.s;
   }
   return "?";
 }

@@ -9,11 +9,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace flowc::cel {
 
@@ -23,7 +22,18 @@ using Map = std::vector<std::pair<Value, Value>>;  // insertion order; keys uniq
 
 struct Value {
   enum Kind : uint8_t {
-    kNull, kBool, kInt, kUint, kDouble, kString, kBytes, kList, kMap, kType, kOptional, kError
+    kNull,
+    kBool,
+    kInt,
+    kUint,
+    kDouble,
+    kString,
+    kBytes,
+    kList,
+    kMap,
+    kType,
+    kOptional,
+    kError
   };
   Kind kind = kNull;
   bool b = false;
@@ -37,18 +47,61 @@ struct Value {
   std::shared_ptr<const Value> opt;      // an optional's value; null for optional.none()
 
   static Value Null() { return Value(); }
-  static Value Bool(bool v) { Value x; x.kind = kBool; x.b = v; return x; }
-  static Value Int(int64_t v) { Value x; x.kind = kInt; x.i = v; return x; }
-  static Value Uint(uint64_t v) { Value x; x.kind = kUint; x.u = v; return x; }
-  static Value Double(double v) { Value x; x.kind = kDouble; x.d = v; return x; }
-  static Value String(std::string v) { Value x; x.kind = kString; x.s = std::move(v); return x; }
-  static Value Bytes(std::string v) { Value x; x.kind = kBytes; x.s = std::move(v); return x; }
-  static Value Type(std::string name) { Value x; x.kind = kType; x.s = std::move(name); return x; }
-  static Value Error(std::string why) { Value x; x.kind = kError; x.s = std::move(why); return x; }
+  static Value Bool(bool v) {
+    Value x;
+    x.kind = kBool;
+    x.b = v;
+    return x;
+  }
+  static Value Int(int64_t v) {
+    Value x;
+    x.kind = kInt;
+    x.i = v;
+    return x;
+  }
+  static Value Uint(uint64_t v) {
+    Value x;
+    x.kind = kUint;
+    x.u = v;
+    return x;
+  }
+  static Value Double(double v) {
+    Value x;
+    x.kind = kDouble;
+    x.d = v;
+    return x;
+  }
+  static Value String(std::string v) {
+    Value x;
+    x.kind = kString;
+    x.s = std::move(v);
+    return x;
+  }
+  static Value Bytes(std::string v) {
+    Value x;
+    x.kind = kBytes;
+    x.s = std::move(v);
+    return x;
+  }
+  static Value Type(std::string name) {
+    Value x;
+    x.kind = kType;
+    x.s = std::move(name);
+    return x;
+  }
+  static Value Error(std::string why) {
+    Value x;
+    x.kind = kError;
+    x.s = std::move(why);
+    return x;
+  }
   static Value OwnedList(List items);
   static Value OwnedMap(Map entries);
   static Value Optional(std::shared_ptr<const Value> v) {
-    Value x; x.kind = kOptional; x.opt = std::move(v); return x;
+    Value x;
+    x.kind = kOptional;
+    x.opt = std::move(v);
+    return x;
   }
 
   bool IsError() const { return kind == kError; }

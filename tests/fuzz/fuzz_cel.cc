@@ -8,9 +8,8 @@
 // rules and the unit tests' expressions.
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "compiler/cel/cel.h"
 

@@ -2,16 +2,16 @@
 // expressions (cel-spec doc/langdef.md), the Kubernetes library functions, compile errors,
 // and every x-kubernetes-validations rule of the bundled CRDs on a `self` that passes it and
 // one that breaks it (tests/cel/rules.json).
+#include "compiler/cel/cel.h"
+
+#include <doctest/doctest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
-
-#include "compiler/cel/cel.h"
 
 namespace flowc::cel {
 namespace {
@@ -26,13 +26,18 @@ std::string Run(std::string_view rule, const json& self = json::object(),
   if (!compiled.program) return "compile error: " + compiled.error;
   Result r = Evaluate(*compiled.program, self, old_self);
   switch (r.kind) {
-    case Result::kTrue: return "true";
-    case Result::kFalse: return "false";
-    default: return "error: " + r.error;
+    case Result::kTrue:
+      return "true";
+    case Result::kFalse:
+      return "false";
+    default:
+      return "error: " + r.error;
   }
 }
 
-std::string RunJson(std::string_view rule, const char* self) { return Run(rule, json::parse(self)); }
+std::string RunJson(std::string_view rule, const char* self) {
+  return Run(rule, json::parse(self));
+}
 
 TEST_CASE("cel: literals and arithmetic on int, uint and double") {
   CHECK(Run("1 + 2 == 3") == "true");
@@ -119,22 +124,27 @@ TEST_CASE("cel: the macros, and how all and exists absorb errors") {
 TEST_CASE("cel: strings, size and matches") {
   CHECK(Run("size('héllo') == 5 && 'héllo'.size() == 5 && size(b'h\\xff') == 2") == "true");
   CHECK(Run("'abc'.startsWith('ab') && 'abc'.endsWith('bc') && 'abc'.contains('b')") == "true");
-  CHECK(Run("'train-1'.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$') && !'1a'.matches('^[a-z]')") == "true");
+  CHECK(Run("'train-1'.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$') && !'1a'.matches('^[a-z]')") ==
+        "true");
   CHECK(Run("matches('xyz', 'y')") == "true");  // a search, not a whole-string match
   CHECK(Run("'a'.matches('(?i)A')") ==
         "compile error: invalid or unsupported regular expression '(?i)A' at 1:5");
   CHECK(Run("'a\\tb' == 'a' + '\\u0009' + 'b' && r'a\\tb'.size() == 4") == "true");
   CHECK(Run("'''x\ny''' == \"x\\ny\"") == "true");
-  CHECK(Run("'\\ud800' == ''") == "compile error: invalid code point U+D800 in a string literal at 1:1");
+  CHECK(Run("'\\ud800' == ''") ==
+        "compile error: invalid code point U+D800 in a string literal at 1:1");
 }
 
 TEST_CASE("cel: the Kubernetes strings and lists libraries") {
   CHECK(Run("'ABc'.lowerAscii() == 'abc' && 'abC'.upperAscii() == 'ABC'") == "true");
-  CHECK(Run("'hello'.indexOf('l') == 2 && 'hello'.lastIndexOf('l') == 3 && 'héllo'.indexOf('l') == 2") == "true");
+  CHECK(Run("'hello'.indexOf('l') == 2 && 'hello'.lastIndexOf('l') == 3 && 'héllo'.indexOf('l') == "
+            "2") == "true");
   CHECK(Run("'hello'.indexOf('l', 3) == 3 && 'hello'.indexOf('z') == -1") == "true");
-  CHECK(Run("'hello'.charAt(1) == 'e' && 'hello'.substring(1, 3) == 'el' && 'hello'.substring(3) == 'lo'") == "true");
+  CHECK(Run("'hello'.charAt(1) == 'e' && 'hello'.substring(1, 3) == 'el' && 'hello'.substring(3) "
+            "== 'lo'") == "true");
   CHECK(Run("'hello'.substring(4, 2) == ''") == "error: invalid substring range. start: 4, end: 2");
-  CHECK(Run("'a,b,c'.split(',') == ['a', 'b', 'c'] && 'a,b,c'.split(',', 2) == ['a', 'b,c']") == "true");
+  CHECK(Run("'a,b,c'.split(',') == ['a', 'b', 'c'] && 'a,b,c'.split(',', 2) == ['a', 'b,c']") ==
+        "true");
   CHECK(Run("'aaa'.replace('a', 'b', 2) == 'bba' && '  x \\n'.trim() == 'x'") == "true");
   CHECK(Run("['a', 'b'].join('-') == 'a-b' && ['a', 'b'].join() == 'ab'") == "true");
   CHECK(Run("[1, 2, 2].isSorted() && ![2, 1].isSorted() && ['a', 'b'].isSorted()") == "true");
@@ -144,9 +154,11 @@ TEST_CASE("cel: the Kubernetes strings and lists libraries") {
 }
 
 TEST_CASE("cel: conversions and type()") {
-  CHECK(Run("int('42') == 42 && uint(3) == 3u && double(1) == 1.0 && string(12) == '12'") == "true");
+  CHECK(Run("int('42') == 42 && uint(3) == 3u && double(1) == 1.0 && string(12) == '12'") ==
+        "true");
   CHECK(Run("int(2.9) == 2 && int(-2.9) == -2 && string(1.5) == '1.5' && bool('true')") == "true");
-  CHECK(Run("type(1) == int && type('a') == string && type([]) == list && type(type(1)) == type") == "true");
+  CHECK(Run("type(1) == int && type('a') == string && type([]) == list && type(type(1)) == type") ==
+        "true");
   CHECK(Run("int('x') == 0") == "error: cannot convert 'x' to int");
   CHECK(Run("int(1e19) == 0") == "error: double out of int range");
   CHECK(Run("uint(-1) == 0u") == "error: int out of uint range");
@@ -164,8 +176,10 @@ TEST_CASE("cel: optional values") {
 }
 
 TEST_CASE("cel: self is typed by its JSON; oldSelf makes a transition rule") {
-  CHECK(RunJson("self.n == 3 && type(self.n) == int && type(self.d) == double", R"({"n": 3, "d": 3.5})") == "true");
-  CHECK(RunJson("self.n + 1.0 > 0.0", R"({"n": 3})") == "error: no such overload: _+_(int, double)");
+  CHECK(RunJson("self.n == 3 && type(self.n) == int && type(self.d) == double",
+                R"({"n": 3, "d": 3.5})") == "true");
+  CHECK(RunJson("self.n + 1.0 > 0.0", R"({"n": 3})") ==
+        "error: no such overload: _+_(int, double)");
   Compiled rule = Compile("self == oldSelf");
   REQUIRE(rule.program);
   CHECK(UsesOldSelf(*rule.program));
@@ -200,9 +214,11 @@ TEST_CASE("cel: a rule that is not a bool, and messageExpression strings") {
 
 TEST_CASE("cel: what the evaluator cannot compile is an error naming it") {
   CHECK(Run("quantity('1Gi').isInteger()") ==
-        "compile error: undeclared function 'quantity' (flowc's CEL evaluator does not support it) at 1:1");
+        "compile error: undeclared function 'quantity' (flowc's CEL evaluator does not support it) "
+        "at 1:1");
   CHECK(Run("self.x.frobnicate()") ==
-        "compile error: undeclared function 'frobnicate' (flowc's CEL evaluator does not support it) at 1:8");
+        "compile error: undeclared function 'frobnicate' (flowc's CEL evaluator does not support "
+        "it) at 1:8");
   CHECK(Run("size(1, 2)") == "compile error: no overload of 'size' takes 2 arguments at 1:1");
   CHECK(Run("foo == 1") == "compile error: undeclared reference to 'foo' at 1:1");
   CHECK(Run("self.a ==") == "compile error: syntax error at 1:10: unexpected end of expression");
@@ -224,7 +240,8 @@ void CollectRules(const json& node, std::set<std::string>* rules) {
     auto it = node.find("x-kubernetes-validations");
     if (it != node.end() && it->is_array()) {
       for (const json& v : *it) {
-        if (v.contains("rule") && v["rule"].is_string()) rules->insert(v["rule"].get<std::string>());
+        if (v.contains("rule") && v["rule"].is_string())
+          rules->insert(v["rule"].get<std::string>());
       }
     }
     for (const auto& item : node.items()) CollectRules(item.value(), rules);
