@@ -9,6 +9,12 @@
 //
 // `self` is the JSON value, typed by JSON: an integer literal in the YAML is an int, a number
 // with a fraction or exponent a double. Evaluation never throws.
+//
+// The API server evaluates rules on the object after defaulting (the schema's `default`s are
+// applied when the request is decoded, before validation) and after metadata.name is generated
+// from generateName. A caller that evaluates the document as written sees "no such key" errors
+// where the server sees the default: e.g. Kueue's ClusterQueue rule on
+// `self.reclaimWithinCohort`, a field with `default: Never`.
 #ifndef FLOWC_CEL_CEL_H_
 #define FLOWC_CEL_CEL_H_
 
