@@ -35,8 +35,9 @@ class Evaluator {
         if (target.kind != Value::kMap) {
           return Value::Error(fmt::format("has() on a {}, which has no fields", TypeName(target)));
         }
+        if (target.json != nullptr) return Value::Bool(target.json->contains(e.name));
         bool found;
-        MapGet(target, Value::String(e.name), &found);
+        MapField(target, e.name, &found);
         return Value::Bool(found);
       }
       case Expr::kIndex:
@@ -91,7 +92,7 @@ class Evaluator {
           fmt::format("no such key: '{}' (a {} has no fields)", e.name, TypeName(target)));
     }
     bool found;
-    Value v = MapGet(target, Value::String(e.name), &found);
+    Value v = MapField(target, e.name, &found);
     if (optional) return Value::Optional(found ? std::make_shared<const Value>(v) : nullptr);
     if (!found) return Value::Error(fmt::format("no such key: '{}'", e.name));
     return v;

@@ -117,6 +117,13 @@ Value MapGet(const Value& map, const Value& key, bool* found) {
   return Value();
 }
 
+Value MapField(const Value& map, const std::string& key, bool* found) {
+  if (map.json == nullptr) return MapGet(map, Value::String(key), found);
+  auto it = map.json->find(key);
+  *found = it != map.json->end();
+  return *found ? FromJson(*it) : Value();
+}
+
 std::vector<Value> MapKeys(const Value& map) {
   std::vector<Value> keys;
   if (map.json != nullptr) {

@@ -119,6 +119,8 @@ size_t Size(const Value& list_or_map);
 Value ListAt(const Value& list, size_t index);
 // The value at `key`, or nullptr-like: found=false. Keys compare as CEL's == does.
 Value MapGet(const Value& map, const Value& key, bool* found);
+// The value of a string key, without building a key Value: field selection and has().
+Value MapField(const Value& map, const std::string& key, bool* found);
 // A map's keys, in its order.
 std::vector<Value> MapKeys(const Value& map);
 
