@@ -14,6 +14,7 @@
 #include "compiler/driver/fmt_command.h"
 #include "compiler/driver/graph_view.h"
 #include "compiler/driver/spool.h"
+#include "compiler/driver/validate_command.h"
 #include "compiler/ir/analyze.h"
 #include "compiler/ir/ir_json.h"
 #include "compiler/lsp/lsp.h"
@@ -294,6 +295,9 @@ int Run(int argc, char** argv) {
   FmtOptions fmt_options;
   CLI::App* fmt = AddFmtCommand(app, fmt_options);
 
+  ValidateOptions validate_options;
+  CLI::App* validate = AddValidateCommand(app, validate_options);
+
   CLI::App* lsp = app.add_subcommand(
       "lsp", "Run the language server (LSP 3.17, JSON-RPC on stdin and stdout) for editors");
   // vscode-languageclient passes --stdio to a server it starts on stdio; it is the only transport.
@@ -308,6 +312,7 @@ int Run(int argc, char** argv) {
   if (compile->parsed()) return RunCompile(options);
   if (check->parsed()) return RunCheck(options);
   if (fmt->parsed()) return RunFmt(fmt_options);
+  if (validate->parsed()) return RunValidate(validate_options);
   if (lsp->parsed()) return lsp::RunLanguageServer(0, 1);
   return RunGraph(options);
 }
