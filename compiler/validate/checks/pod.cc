@@ -53,7 +53,7 @@ std::vector<std::string> PortNameErrors(std::string_view name) {
   }
   if (!alnum_dash)
     errors.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-  if (alnum_dash && !letter) errors.push_back("must contain at least one letter (a-z)");
+  if (!letter) errors.push_back("must contain at least one letter (a-z)");
   if (name.find("--") != std::string_view::npos)
     errors.push_back("must not contain consecutive hyphens");
   if (!name.empty() && (name.front() == '-' || name.back() == '-')) {
