@@ -39,7 +39,11 @@ struct Expr {
   Kind kind = kConst;
   Value constant;
   std::string name;  // a field's name, or the function's for messages
-  int slot = -1;     // kVar; kMacro: the iteration variable's slot
+  // A field name as Kubernetes escapes a property's name for CEL (`foo__dash__bar` for
+  // `foo-bar`, `__namespace__` for `namespace`): the name it stands for, tried when `name`
+  // itself is not a key. Empty when `name` has no escape.
+  std::string unescaped;
+  int slot = -1;  // kVar; kMacro: the iteration variable's slot
   bool optional = false;
   Fn fn = Fn::kNone;
   Macro macro = Macro::kAll;

@@ -35,9 +35,9 @@ class Evaluator {
         if (target.kind != Value::kMap) {
           return Value::Error(fmt::format("has() on a {}, which has no fields", TypeName(target)));
         }
-        if (target.json != nullptr) return Value::Bool(target.json->contains(e.name));
         bool found;
         MapField(target, e.name, &found);
+        if (!found && !e.unescaped.empty()) MapField(target, e.unescaped, &found);
         return Value::Bool(found);
       }
       case Expr::kIndex:
@@ -93,6 +93,7 @@ class Evaluator {
     }
     bool found;
     Value v = MapField(target, e.name, &found);
+    if (!found && !e.unescaped.empty()) v = MapField(target, e.unescaped, &found);
     if (optional) return Value::Optional(found ? std::make_shared<const Value>(v) : nullptr);
     if (!found) return Value::Error(fmt::format("no such key: '{}'", e.name));
     return v;

@@ -80,6 +80,42 @@ bool Literal(CelParser::LiteralContext* ctx, Value* out, std::string* error) {
   return ParseStringLiteral(b->tok->getText(), out, error);
 }
 
+// Kubernetes' escaping of property names that are CEL keywords or hold characters an
+// identifier cannot (k8s.io/apiserver/pkg/cel/escaping.go): `__{keyword}__`, and `__dash__`,
+// `__dot__`, `__slash__`, `__underscores__` for '-', '.', '/', "__". Empty when `name` has
+// none of them.
+std::string Unescape(const std::string& name) {
+  static constexpr const char* kReserved[] = {
+      "true",     "false",   "null",      "in",       "as",  "break",  "const",
+      "continue", "else",    "for",       "function", "if",  "import", "let",
+      "loop",     "package", "namespace", "return",   "var", "void",   "while"};
+  if (name.size() > 4 && name.compare(0, 2, "__") == 0 &&
+      name.compare(name.size() - 2, 2, "__") == 0) {
+    std::string inner = name.substr(2, name.size() - 4);
+    for (const char* word : kReserved) {
+      if (inner == word) return inner;
+    }
+  }
+  static constexpr std::pair<const char*, const char*> kEscapes[] = {
+      {"__underscores__", "__"}, {"__dot__", "."}, {"__dash__", "-"}, {"__slash__", "/"}};
+  std::string out;
+  bool changed = false;
+  for (size_t i = 0; i < name.size();) {
+    bool matched = false;
+    for (const auto& [escape, text] : kEscapes) {
+      size_t n = std::char_traits<char>::length(escape);
+      if (name.compare(i, n, escape) == 0) {
+        out += text;
+        i += n;
+        matched = changed = true;
+        break;
+      }
+    }
+    if (!matched) out += name[i++];
+  }
+  return changed ? out : "";
+}
+
 class Builder {
  public:
   explicit Builder(Program* program) : program_(program) {}
@@ -260,6 +296,7 @@ class Builder {
       auto e = Node(Expr::kSelect, Member(s->member()));
       if (e == nullptr) return nullptr;
       e->name = s->id->getText();
+      e->unescaped = Unescape(e->name);
       e->optional = s->opt != nullptr;
       return e;
     }

@@ -102,6 +102,14 @@ TEST_CASE("cel: has() on maps tests presence; selection of a missing key is an e
         "has(self.field) at 1:1");
 }
 
+TEST_CASE("cel: property names escaped as Kubernetes escapes them") {
+  const char* self = R"({"foo-bar": 1, "namespace": "ns", "a.b/c": 2, "x__y": 3, "p__dash__q": 4})";
+  CHECK(RunJson("self.foo__dash__bar == 1 && self.__namespace__ == 'ns'", self) == "true");
+  CHECK(RunJson("self.a__dot__b__slash__c == 2 && self.x__underscores__y == 3", self) == "true");
+  CHECK(RunJson("has(self.foo__dash__bar) && !has(self.foo__dash__baz)", self) == "true");
+  CHECK(RunJson("self.p__dash__q == 4", self) == "true");  // a key spelled so is itself
+}
+
 TEST_CASE("cel: the macros, and how all and exists absorb errors") {
   CHECK(Run("[1, 2, 3].all(x, x > 0) && [1, 2, 3].exists(x, x == 2)") == "true");
   CHECK(Run("[1, 2, 3].exists_one(x, x > 2) && ![1, 2, 3].exists_one(x, x > 1)") == "true");
