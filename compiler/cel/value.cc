@@ -249,8 +249,13 @@ std::string Debug(const Value& v) {
       return std::to_string(v.u) + "u";
     case Value::kDouble:
       return fmt::format("{}", v.d);
-    case Value::kString:
-      return fmt::format("'{}'", v.s.size() > 40 ? v.s.substr(0, 37) + "..." : v.s);
+    case Value::kString: {
+      if (v.s.size() <= 40) return fmt::format("'{}'", v.s);
+      // Cut at a character's first byte, so that a message stays UTF-8.
+      size_t cut = 37;
+      while (cut > 0 && (static_cast<unsigned char>(v.s[cut]) & 0xC0) == 0x80) --cut;
+      return fmt::format("'{}...'", v.s.substr(0, cut));
+    }
     case Value::kBytes:
       return "b'...'";
     case Value::kType:

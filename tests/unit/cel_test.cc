@@ -168,6 +168,9 @@ TEST_CASE("cel: conversions and type()") {
   CHECK(Run("type(1) == int && type('a') == string && type([]) == list && type(type(1)) == type") ==
         "true");
   CHECK(Run("int('x') == 0") == "error: cannot convert 'x' to int");
+  // A long value is cut in a message at a character's first byte, never inside one.
+  CHECK(Run("int('" + std::string(36, 'a') + "éééé') == 0") ==
+        "error: cannot convert '" + std::string(36, 'a') + "...' to int");
   CHECK(Run("int(1e19) == 0") == "error: double out of int range");
   CHECK(Run("uint(-1) == 0u") == "error: int out of uint range");
 }
