@@ -1,125 +1,28 @@
 // Unit tests of the checks `flowc validate` makes beyond the schema
-// (compiler/validate/checks): each rule on a document that passes it and one that breaks it,
-// with the whole finding (path, message, help), and every golden file and valid conformance
-// example passing them all.
+// (compiler/validate/checks), of Kubernetes objects: each rule on a document that passes it and
+// one that breaks it, with the whole finding (path, message, help), and every golden file and
+// valid conformance example passing them all. The Argo checks: validate_checks_argo_test.cc.
 #include <doctest/doctest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
-#include "compiler/validate/checks/checks.h"
-
-// A failed CHECK prints the findings, one a line.
-namespace doctest {
-template <>
-struct StringMaker<std::vector<std::string>> {
-  static String convert(const std::vector<std::string>& lines) {
-    std::string out = "{";
-    for (const std::string& line : lines) out += "\n  " + line;
-    return (out + "\n}").c_str();
-  }
-};
-}  // namespace doctest
+#include "validate_checks_util.h"
 
 namespace flowc::validate {
 namespace {
 
-using nlohmann::json;
-
-// A YAML node as JSON, the plain scalars resolved as Kubernetes reads them (null, booleans,
-// integers, floats; quoted scalars stay strings). The tests' documents are small; the
-// validator's own reader is compiler/validate's.
-json ToJson(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map: {
-      json out = json::object();
-      for (const auto& kv : node) out[kv.first.Scalar()] = ToJson(kv.second);
-      return out;
-    }
-    case YAML::NodeType::Sequence: {
-      json out = json::array();
-      for (const auto& item : node) out.push_back(ToJson(item));
-      return out;
-    }
-    case YAML::NodeType::Scalar: {
-      const std::string& s = node.Scalar();
-      if (node.Tag() != "?") return s;
-      if (s == "~" || s == "null") return nullptr;
-      if (s == "true" || s == "false") return s == "true";
-      if (!s.empty() && std::all_of(s.begin() + (s[0] == '-' ? 1 : 0), s.end(), [](char c) {
-            return std::isdigit(static_cast<unsigned char>(c));
-          })) {
-        return std::stoll(s);
-      }
-      char* end = nullptr;
-      double d = std::strtod(s.c_str(), &end);
-      if (!s.empty() && end == s.c_str() + s.size()) return d;
-      return s;
-    }
-    default:
-      return nullptr;
-  }
-}
-
-std::vector<json> Documents(const std::string& yaml) {
-  std::vector<json> docs;
-  for (const YAML::Node& node : YAML::LoadAll(yaml)) docs.push_back(ToJson(node));
-  return docs;
-}
-
-std::string Line(const Finding& f) {
-  return f.path + ": " + f.message + (f.help.empty() ? "" : " [help: " + f.help + "]");
-}
-
-// Every finding of CheckSemantics on each document, then of CheckStream, as "docN: line".
-std::vector<std::string> Check(const std::string& yaml) {
-  std::vector<json> docs = Documents(yaml);
-  std::vector<std::string> out;
-  for (size_t i = 0; i < docs.size(); ++i) {
-    CheckSemantics(docs[i], [&](Finding f) {
-      out.push_back((docs.size() > 1 ? "doc" + std::to_string(i + 1) + ": " : "") + Line(f));
-    });
-  }
-  std::vector<const json*> pointers;
-  for (const json& d : docs) pointers.push_back(&d);
-  CheckStream(pointers, [&](size_t i) {
-    return Report([&out, i](Finding f) {
-      out.push_back("stream doc" + std::to_string(i + 1) + ": " + Line(f));
-    });
-  });
-  return out;
-}
-
-using Lines = std::vector<std::string>;
-
-// apimachinery's messages (validation.go), whose regular expressions would fill every line.
-const std::string kLabel =
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
-    "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex "
-    "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const std::string kSubdomain =
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
-    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
-    "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const std::string kDns1035 =
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-    "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "
-    "'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const std::string kNamePart =
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-    "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
-    "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const std::string kLabelValue =
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
-    "'.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
-    "'my_value',  or '12345', regex used for validation is "
-    "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+using testing::Check;
+using testing::kDns1035;
+using testing::kLabel;
+using testing::kLabelValue;
+using testing::kNamePart;
+using testing::kSubdomain;
+using testing::Lines;
 
 const char* kPod = R"(apiVersion: v1
 kind: Pod
@@ -157,6 +60,8 @@ TEST_CASE("validate checks: object names per kind, generateName, namespace") {
         Lines{"metadata.generateName: Invalid value: \"Run-\": " + kSubdomain});
   CHECK(Check("apiVersion: v1\nkind: ConfigMap\nmetadata: {labels: {a: b}}\n") ==
         Lines{"metadata.name: Required value: name or generateName is required"});
+  // A List is no object of its own; the validator checks its items.
+  CHECK(Check("apiVersion: v1\nkind: List\nitems: []\n") == Lines{});
   CHECK(Check("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ML}\n") ==
         Lines{"metadata.namespace: Invalid value: \"ML\": " + kLabel});
   CHECK(Check("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
@@ -302,228 +207,6 @@ spec:
              "spec.tolerations[3].value: Invalid value: \"bad value\": " + kLabelValue,
              "spec.tolerations[4].operator: Invalid value: \"true\": value must be empty when "
              "`operator` is 'Exists' [help: remove the value, or use operator Equal]"});
-}
-
-const char* kArgo = R"(apiVersion: argoproj.io/v1alpha1
-kind: Workflow
-metadata: {generateName: train-}
-spec:
-  entrypoint: main
-  onExit: cleanup
-  arguments: {parameters: [{name: lr, value: "0.1"}]}
-  volumeClaimTemplates: [{metadata: {name: work}}]
-  templates:
-  - name: main
-    inputs: {parameters: [{name: epochs}]}
-    dag:
-      tasks:
-      - {name: prep, template: step}
-      - {name: train, template: step, depends: "prep.Succeeded || !prep.Failed",
-         arguments: {parameters: [{name: n, value: "{{inputs.parameters.epochs}}"}]}}
-      - {name: eval, dependencies: [train], templateRef: {name: lib, template: eval}}
-      - {name: note, inline: {inputs: {parameters: [{name: q}]}, container: {image: x, args: ["{{inputs.parameters.q}}"]}}}
-  - name: step
-    container: {image: x, args: ["{{workflow.parameters.lr}}", "{{=inputs.parameters.any}}"],
-                volumeMounts: [{name: work, mountPath: /w}, {name: "{{pod.name}}", mountPath: /p}]}
-  - name: cleanup
-    steps: [[{name: say, template: step}], [{name: done, template: step}]]
-)";
-
-TEST_CASE("validate checks: a well-formed Argo workflow passes every rule") {
-  CHECK(Check(kArgo) == Lines{});
-}
-
-TEST_CASE("validate checks: Argo references, names and template types") {
-  CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
-kind: Workflow
-metadata: {generateName: w-}
-spec:
-  entrypoint: mian
-  onExit: cleanup
-  hooks: {exit: {template: notify}}
-  templates:
-  - name: main
-    steps:
-    - - {name: a, template: work}
-      - {name: a, template: work, hooks: {running: {template: nope}}}
-    - - {name: b_c, templateRef: {name: lib, template: train}}
-      - {name: d}
-  - name: work
-    container: {image: x}
-  - name: work
-)") == Lines{"spec.templates[2].name: Duplicate value: \"work\": name 'work' is not unique",
-             "spec.entrypoint: template name 'mian' undefined [help: did you mean 'main'?]",
-             "spec.onExit: template name 'cleanup' undefined",
-             "spec.hooks.exit.template: template name 'notify' undefined",
-             "spec.templates[0].steps[0][1].name: Duplicate value: \"a\": name 'a' is not unique",
-             "spec.templates[0].steps[0][1].hooks.running.template: template name 'nope' "
-             "undefined",
-             "spec.templates[0].steps[1][0].name: Invalid value: \"b_c\": name 'b_c' is invalid: "
-             "name must consist of alpha-numeric characters or '-', and must start with an "
-             "alpha-numeric character",
-             "spec.templates[0].steps[1][1].template: Required value: one of template, "
-             "templateRef or inline is required",
-             "spec.templates[2]: template type unspecified. choose one of: container, "
-             "containerSet, steps, script, resource, dag, suspend, data, http, plugin"});
-  CHECK(Check("apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: w}\n"
-              "spec: {templates: [{name: main, suspend: {}}]}\n") ==
-        Lines{"spec.entrypoint: Required value: spec.entrypoint is required [help: set "
-              "entrypoint: main]"});
-  // A WorkflowTemplate needs no entrypoint; its name is an object name of at most 63.
-  CHECK(Check("apiVersion: argoproj.io/v1alpha1\nkind: WorkflowTemplate\nmetadata: {name: " +
-              std::string(64, 'a') + "}\nspec: {templates: [{name: main, suspend: {}}]}\n") ==
-        Lines{"metadata.name: workflow template name \"" + std::string(64, 'a') +
-              "\" must not be more than 63 characters long (currently 64)"});
-}
-
-TEST_CASE("validate checks: Argo DAG dependencies, depends, targets and cycles") {
-  CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
-kind: WorkflowTemplate
-metadata: {name: w}
-spec:
-  templates:
-  - name: main
-    dag:
-      target: "train zz"
-      tasks:
-      - {name: prep, template: work}
-      - {name: train, template: work, dependencies: [prepp]}
-      - {name: report, template: work, depends: "train.Succeeded && eval"}
-      - {name: a, template: work, dependencies: [b]}
-      - {name: b, template: work, dependencies: [a]}
-  - name: work
-    container: {image: x}
-)") == Lines{"spec.templates[0].dag.tasks[1].dependencies[0]: dependency 'prepp' not defined "
-             "[help: did you mean 'prep'?]",
-             "spec.templates[0].dag.tasks[2].depends: dependency 'eval' not defined",
-             "spec.templates[0].dag.target: target 'zz' is not defined",
-             "spec.templates[0].dag.tasks[4]: dependency cycle detected: a -> b -> a [help: a "
-             "task cannot wait, directly or through others, for itself]"});
-}
-
-TEST_CASE("validate checks: Argo parameters a template references are declared") {
-  CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
-kind: Workflow
-metadata: {name: w}
-spec:
-  entrypoint: main
-  arguments: {parameters: [{name: lr}]}
-  templates:
-  - name: main
-    inputs: {parameters: [{name: epochs}], artifacts: [{name: data, path: /data}]}
-    container:
-      image: x
-      args: ["{{inputs.parameters.epoch}}", "{{ workflow.parameters.lrr }}",
-             "{{inputs.artifacts.data.path}}", "{{inputs.artifacts.model.path}}"]
-  - name: bare
-    script: {image: x, source: "echo {{inputs.parameters}}"}
-)") == Lines{"spec.templates[0].container.args[0]: failed to resolve "
-             "{{inputs.parameters.epoch}} [help: did you mean 'epochs'?]",
-             "spec.templates[0].container.args[1]: failed to resolve {{workflow.parameters.lrr}} "
-             "[help: did you mean 'lr'?]",
-             "spec.templates[0].container.args[3]: failed to resolve "
-             "{{inputs.artifacts.model.path}} [help: declare it in the template's "
-             "inputs.artifacts]",
-             "spec.templates[1].script.source: failed to resolve {{inputs.parameters}} [help: "
-             "declare it in the template's inputs.parameters]"});
-  // A WorkflowTemplate's workflow parameters may come from the Workflow that uses it.
-  CHECK(Check("apiVersion: argoproj.io/v1alpha1\nkind: WorkflowTemplate\nmetadata: {name: w}\n"
-              "spec: {templates: [{name: m, container: {image: x, args: "
-              "[\"{{workflow.parameters.any}}\"]}}]}\n") == Lines{});
-}
-
-TEST_CASE("validate checks: a templateRef to a WorkflowTemplate of the same stream") {
-  CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
-kind: WorkflowTemplate
-metadata: {name: lib}
-spec: {templates: [{name: train, suspend: {}}]}
----
-apiVersion: argoproj.io/v1alpha1
-kind: Workflow
-metadata: {name: run}
-spec:
-  entrypoint: main
-  templates:
-  - name: main
-    dag:
-      tasks:
-      - {name: a, templateRef: {name: lib, template: train}}
-      - {name: b, templateRef: {name: lib, template: trian}}
-      - {name: c, templateRef: {name: elsewhere, template: any}}
-      - {name: d, templateRef: {name: lib, template: train, clusterScope: true}}
-)") == Lines{"stream doc2: spec.templates[0].dag.tasks[1].templateRef.template: template "
-             "reference lib.trian not found [help: did you mean 'train'?]"});
-}
-
-const char* kCron = R"(apiVersion: argoproj.io/v1alpha1
-kind: CronWorkflow
-metadata: {name: nightly}
-spec:
-  schedules: ["*/5 * * * *", "0 2 * * mon-fri", "@every 1h30m", "@weekly",
-              "CRON_TZ=Europe/Paris 0 1 1,15 JAN-dec SUN", "5/15 * * * ?"]
-  timezone: America/New_York
-  concurrencyPolicy: Forbid
-  workflowSpec:
-    entrypoint: main
-    templates: [{name: main, suspend: {}}]
-)";
-
-TEST_CASE("validate checks: CronWorkflow schedules, time zone, concurrencyPolicy") {
-  CHECK(Check(kCron) == Lines{});
-  const std::string help =
-      " [help: five fields: minute hour day-of-month month day-of-week, such as \"0 2 * * *\"]";
-  CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
-kind: CronWorkflow
-metadata: {name: nightly}
-spec:
-  schedules: ["0 0 * * 7", "@every 5", "61 * * * *", "* * * *", "1-2-3 * * * *",
-              "*/0 * * * *", "x * * * *", "@nightly", "CRON_TZ=Mars/Base 0 * * * *"]
-  timezone: Europe/Pariss
-  concurrencyPolicy: forbid
-  startingDeadlineSeconds: -1
-  workflowSpec:
-    entrypoint: main
-    templates: [{name: main, suspend: {}}]
-)") == Lines{// robfig/cron's day of week runs 0-6.
-             "spec.schedules[0]: cron schedule 0 0 * * 7 is malformed: end of range (7) above "
-             "maximum (6): 7" +
-                 help,
-             "spec.schedules[1]: cron schedule @every 5 is malformed: failed to parse duration "
-             "@every 5: time: missing unit in duration \"5\"" +
-                 help,
-             "spec.schedules[2]: cron schedule 61 * * * * is malformed: end of range (61) above "
-             "maximum (59): 61" +
-                 help,
-             "spec.schedules[3]: cron schedule * * * * is malformed: expected exactly 5 fields, "
-             "found 4: [* * * *]" +
-                 help,
-             "spec.schedules[4]: cron schedule 1-2-3 * * * * is malformed: too many hyphens: "
-             "1-2-3" +
-                 help,
-             "spec.schedules[5]: cron schedule */0 * * * * is malformed: step of range should "
-             "be a positive number: */0" +
-                 help,
-             "spec.schedules[6]: cron schedule x * * * * is malformed: failed to parse int from "
-             "x: strconv.Atoi: parsing \"x\": invalid syntax" +
-                 help,
-             "spec.schedules[7]: cron schedule @nightly is malformed: unrecognized descriptor: "
-             "@nightly" +
-                 help,
-             "spec.schedules[8]: cron schedule CRON_TZ=Mars/Base 0 * * * * is malformed: "
-             "provided bad location Mars/Base: unknown time zone Mars/Base" +
-                 help,
-             "spec.concurrencyPolicy: 'forbid' is not a valid concurrencyPolicy [help: did you "
-             "mean 'Forbid'?]",
-             "spec.startingDeadlineSeconds: startingDeadlineSeconds must be positive",
-             "spec.timezone: invalid timezone \"Europe/Pariss\": unknown time zone Europe/Pariss "
-             "[help: did you mean 'Europe/Paris'?]"});
-  CHECK(Check("apiVersion: argoproj.io/v1alpha1\nkind: CronWorkflow\nmetadata: {name: " +
-              std::string(53, 'c') +
-              "}\nspec: {workflowSpec: {entrypoint: m, templates: [{name: m, suspend: {}}]}}\n") ==
-        Lines{"metadata.name: cron workflow name \"" + std::string(53, 'c') +
-                  "\" must not be more than 52 characters long (currently 53)",
-              "spec.schedules: Required value: cron workflow must have at least one schedule "
-              "[help: add schedules: [\"0 * * * *\"]]"});
 }
 
 TEST_CASE("validate checks: JobSet generated names, dependsOn and job references") {

@@ -123,6 +123,8 @@ void CheckSemantics(const nlohmann::json& doc, const Report& report) {
   std::string_view api_version = StrOr(&doc, "apiVersion");
   std::string_view kind = StrOr(&doc, "kind");
   std::string_view group = Group(api_version);
+  // A v1 List (`kubectl get -o yaml`) is no object of its own: the validator checks each item.
+  if (api_version == "v1" && kind == "List") return;
   bool argo = group == "argoproj.io";
   bool flat = api_version == "resource.k8s.io/v1beta1";
   checks::CheckObjectMeta(sink, doc, kind, IsClusterScoped(group, kind));

@@ -26,7 +26,8 @@ namespace flowc::validate {
 // The checks of one document, chosen by its apiVersion and kind; a kind without checks of its
 // own still gets the metadata checks (name, namespace, labels, annotations). `doc` is the
 // document as JSON (any shape: a field of the wrong type is the schema's to report and is
-// skipped here).
+// skipped here). A v1 List gets no checks: call this on each of its items, with the items[i]
+// prefix added to the findings' paths.
 void CheckSemantics(const nlohmann::json& doc, const Report& report);
 
 // The checks that span documents, over a whole YAML stream in order: an Argo `templateRef` to a
