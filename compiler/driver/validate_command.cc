@@ -55,6 +55,7 @@ int RunValidate(const ValidateOptions& options) {
   }
   validate::Options validate_options;
   validate_options.allow_unknown_kinds = options.allow_unknown_kinds;
+  validate_options.keep_documents = true;
   validate::Counts counts;
   std::vector<std::unique_ptr<diag::SourceFile>> files;
   std::vector<std::unique_ptr<diag::Diagnostics>> all;

@@ -2,6 +2,7 @@
 #include "compiler/validate/cel_rules.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -78,6 +79,52 @@ std::string Shown(const nlohmann::json& value) {
   return text.size() > 60 ? text.substr(0, 57) + "..." : text;
 }
 
+// Where a rule without a fieldPath points: the API server reports it at the rule's node, but a
+// rule that reads one field only (`self.metadata.name.matches(...)`, `has(self.x) && ...`) is
+// about that field, and its line is where a reader looks. The field is the one chain of
+// selections from `self` the rule spells (the conformance kit makes the same choice); with
+// several, or `self` alone, the node itself.
+std::optional<Path> OnlySelfChain(const std::string& rule) {
+  std::optional<std::string> chain;
+  auto ident = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  char quote = 0;
+  for (size_t i = 0; i < rule.size(); ++i) {
+    char c = rule[i];
+    if (quote != 0) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == quote) {
+        quote = 0;
+      }
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      continue;
+    }
+    if (rule.compare(i, 4, "self") != 0 || (i > 0 && (ident(rule[i - 1]) || rule[i - 1] == '.')) ||
+        (i + 4 < rule.size() && ident(rule[i + 4]))) {
+      continue;
+    }
+    size_t j = i + 4;
+    std::string text;
+    while (j < rule.size() && rule[j] == '.') {
+      size_t k = j + 1;
+      while (k < rule.size() && ident(rule[k])) ++k;
+      if (k == j + 1 || (k < rule.size() && rule[k] == '(')) break;  // a method call ends it
+      text += rule.substr(j, k - j);
+      j = k;
+    }
+    if (chain && *chain != text) return std::nullopt;
+    chain = text;
+    i = j - 1;
+  }
+  if (!chain || chain->empty()) return std::nullopt;
+  return ParsePath(chain->substr(1));
+}
+
 }  // namespace
 
 void EvaluateRules(const nlohmann::json& rules, const nlohmann::json& schema,
@@ -92,6 +139,8 @@ void EvaluateRules(const nlohmann::json& rules, const nlohmann::json& schema,
     Path where = path;
     if (r.contains("fieldPath") && r["fieldPath"].is_string()) {
       where = FieldPath(path, r["fieldPath"].get<std::string>());
+    } else if (std::optional<Path> field = OnlySelfChain(rule)) {
+      where.insert(where.end(), field->begin(), field->end());
     }
     const cel::Compiled& compiled = CompileOnce(rule);
     if (!compiled.program) {

@@ -212,6 +212,10 @@ nlohmann::json OpenApiTranslator::CrdRoot(const nlohmann::json& schema, const st
   if (!root.is_object()) root = nlohmann::json::object();
   nlohmann::json& props = root["properties"];
   if (!props.is_object()) props = nlohmann::json::object();
+  // Every object carries apiVersion and kind, whether or not its CRD lists them.
+  for (const char* key : {"apiVersion", "kind"}) {
+    if (!props.contains(key)) props[key] = {{"type", "string"}};
+  }
   const nlohmann::json md = props.value("metadata", nlohmann::json::object());
   if (!md.is_object() || !md.contains("properties")) props["metadata"] = {{"$ref", Ref(kObjectMeta)}};
   ApplyFallbacks(root, kind);

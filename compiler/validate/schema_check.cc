@@ -58,34 +58,36 @@ const json* ItemSchema(const json& root, const json& node) {
 
 // --- Preparing the document ---------------------------------------------------------------
 
-// The document the API server validates: nulls in mappings dropped, defaults filled in.
-json Prepare(const json& root, const json* schema, const json& value) {
+// The document the API server validates, made in place: nulls in mappings dropped, defaults
+// filled in.
+void Prepare(const json& root, const json* schema, json& value) {
   if (value.is_object()) {
-    json out = json::object();
-    for (auto it = value.begin(); it != value.end(); ++it) {
-      if (it->is_null()) continue;
+    for (auto it = value.begin(); it != value.end();) {
+      if (it->is_null()) {
+        it = value.erase(it);
+        continue;
+      }
       const json* child = schema != nullptr ? PropertySchema(root, *schema, it.key()) : nullptr;
-      out[it.key()] = Prepare(root, child, *it);
+      Prepare(root, child, *it);
+      ++it;
     }
     if (schema != nullptr) {
       if (const json* props = Member(*schema, "properties"); props != nullptr && props->is_object()) {
         for (auto it = props->begin(); it != props->end(); ++it) {
-          if (out.contains(it.key())) continue;
           const json* child = Resolve(root, &*it);
-          if (child == nullptr || !child->contains("x-flowc-default")) continue;
-          out[it.key()] = Prepare(root, child, (*child)["x-flowc-default"]);
+          if (child == nullptr || !child->contains("x-flowc-default") || value.contains(it.key())) {
+            continue;
+          }
+          json filled = (*child)["x-flowc-default"];
+          Prepare(root, child, filled);
+          value[it.key()] = std::move(filled);
         }
       }
     }
-    return out;
-  }
-  if (value.is_array()) {
+  } else if (value.is_array()) {
     const json* item = schema != nullptr ? ItemSchema(root, *schema) : nullptr;
-    json out = json::array();
-    for (const json& v : value) out.push_back(Prepare(root, item, v));
-    return out;
+    for (json& v : value) Prepare(root, item, v);
   }
-  return value;
 }
 
 // --- valijson's findings, in the API server's words ------------------------------------------
@@ -406,10 +408,10 @@ class Walker {
 
 }  // namespace
 
-void CheckSchema(const KindSchema& schema, const json& doc, const Report& report,
-                 const Report& rule) {
+void CheckSchema(const KindSchema& schema, json& doc, const Report& report, const Report& rule) {
   const json& root = schema.root;
-  json prepared = Prepare(root, Resolve(root, &root), doc);
+  Prepare(root, Resolve(root, &root), doc);
+  const json& prepared = doc;
   valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;
   valijson::adapters::NlohmannJsonAdapter adapter(prepared);

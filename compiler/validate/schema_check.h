@@ -18,9 +18,10 @@
 
 namespace flowc::validate {
 
-// Reports every way `doc` breaks `schema`. CEL rule failures are reported through `rule`, the
-// rest through `report`.
-void CheckSchema(const KindSchema& schema, const nlohmann::json& doc, const Report& report,
+// Prepares `doc` in place (nulls dropped, defaults filled in: the document the API server
+// checks, which the semantic checks then see too), then reports every way it breaks `schema`.
+// CEL rule failures are reported through `rule`, the rest through `report`.
+void CheckSchema(const KindSchema& schema, nlohmann::json& doc, const Report& report,
                  const Report& rule);
 
 }  // namespace flowc::validate

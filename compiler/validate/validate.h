@@ -20,6 +20,9 @@ namespace flowc::validate {
 
 struct Options {
   bool allow_unknown_kinds = false;  // pass a document whose kind has no schema
+  // Keep every document until the process exits instead of freeing it (the command, which
+  // exits next; not a fuzzer, which would pile them up).
+  bool keep_documents = false;
 };
 
 // Documents, over a run: a document passes with no error; skipped is an unknown kind passed by
