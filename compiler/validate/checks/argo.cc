@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
 #include <map>
 
 #include "compiler/diag/suggest.h"
@@ -248,31 +247,38 @@ class ArgoChecker {
   // verifyNoCycles: the first cycle found, reported at the task that closes it.
   void Cycles(const Json::array_t& tasks, const std::vector<std::vector<size_t>>& edges,
               const Path& at) const {
+    // Depth-first, with an explicit stack of (task, next edge): a chain of 10,000 tasks would
+    // otherwise be 10,000 frames deep.
     std::vector<int> state(tasks.size(), 0);  // 0 new, 1 on the stack, 2 done
-    std::vector<size_t> stack;
-    std::function<bool(size_t)> visit = [&](size_t n) {
-      state[n] = 1;
-      stack.push_back(n);
-      for (size_t d : edges[n]) {
-        if (state[d] == 1) {
+    std::vector<std::pair<size_t, size_t>> stack;
+    for (size_t root = 0; root < tasks.size(); ++root) {
+      if (state[root] != 0) continue;
+      state[root] = 1;
+      stack.emplace_back(root, 0);
+      while (!stack.empty()) {
+        auto& [n, next] = stack.back();
+        if (next == edges[n].size()) {
+          state[n] = 2;
+          stack.pop_back();
+          continue;
+        }
+        size_t d = edges[n][next++];
+        if (state[d] == 0) {
+          state[d] = 1;
+          stack.emplace_back(d, 0);
+        } else if (state[d] == 1) {
           std::string cycle;
-          auto from = std::find(stack.begin(), stack.end(), d);
+          auto from = std::find_if(stack.begin(), stack.end(),
+                                   [d](const auto& frame) { return frame.first == d; });
           for (auto it = from; it != stack.end(); ++it) {
-            cycle += std::string(StrOr(&tasks[*it], "name")) + " -> ";
+            cycle += std::string(StrOr(&tasks[it->first], "name")) + " -> ";
           }
           cycle += StrOr(&tasks[d], "name");
           sink_.Add(at.Key("tasks").Index(n), fmt::format("dependency cycle detected: {}", cycle),
                     "a task cannot wait, directly or through others, for itself");
-          return true;
+          return;
         }
-        if (state[d] == 0 && visit(d)) return true;
       }
-      state[n] = 2;
-      stack.pop_back();
-      return false;
-    };
-    for (size_t n = 0; n < tasks.size(); ++n) {
-      if (state[n] == 0 && visit(n)) break;
     }
   }
 

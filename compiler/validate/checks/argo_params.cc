@@ -92,6 +92,11 @@ void Walk(const Sink& sink, const Json& node, const Path& at, const Scope& scope
     CheckString(sink, node.get_ref<const std::string&>(), at, scope);
   } else if (node.is_object()) {
     for (const auto& [key, value] : node.items()) {
+      // Most values are plain strings and numbers: their paths are not built.
+      if (!value.is_structured() &&
+          !(value.is_string() && IsTemplated(value.get_ref<const std::string&>()))) {
+        continue;
+      }
       if (key == "inline" && value.is_object()) {
         // An inline template resolves its own inputs, and sees the task's scope besides
         // (validateDAG adds the inline inputs to the task's scope).
@@ -103,7 +108,12 @@ void Walk(const Sink& sink, const Json& node, const Path& at, const Scope& scope
       }
     }
   } else if (node.is_array()) {
-    for (size_t i = 0; i < node.size(); ++i) Walk(sink, node[i], at.Index(i), scope);
+    for (size_t i = 0; i < node.size(); ++i) {
+      if (node[i].is_structured() ||
+          (node[i].is_string() && IsTemplated(node[i].get_ref<const std::string&>()))) {
+        Walk(sink, node[i], at.Index(i), scope);
+      }
+    }
   }
 }
 

@@ -19,19 +19,26 @@ std::vector<std::string_view> Names(const std::vector<std::string>& names) {
   return std::vector<std::string_view>(names.begin(), names.end());
 }
 
-bool Contains(const std::vector<std::string>& names, std::string_view name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
+// The replicated jobs so far, in order (for a did-you-mean) and as a set (to look up: a
+// JobSet of 10,000 jobs each depending on the one before is a workload flowc writes).
+struct Jobs {
+  std::vector<std::string> order;
+  NameSet set;
+  bool Contains(std::string_view name) const { return set.count(name) > 0; }
+  void Add(std::string name) {
+    set.insert(name);
+    order.push_back(std::move(name));
+  }
+};
 
-void TargetExists(const Sink& sink, const Json& target, const Path& at,
-                  const std::vector<std::string>& jobs) {
+void TargetExists(const Sink& sink, const Json& target, const Path& at, const Jobs& jobs) {
   const std::string* name = Str(&target);
-  if (name == nullptr || Contains(jobs, *name)) return;
+  if (name == nullptr || jobs.Contains(*name)) return;
   sink.Add(at,
            fmt::format("Not found: {}: invalid replicatedJob name '{}' does not appear in "
                        ".spec.replicatedJobs",
                        Quote(*name), *name),
-           diag::DidYouMean(*name, Names(jobs)));
+           diag::DidYouMean(*name, Names(jobs.order)));
 }
 
 }  // namespace
@@ -63,7 +70,7 @@ void CheckJobSet(const Sink& sink, const Json& doc) {
   const Json* spec = Get(doc, "spec");
   Path at = Path().Key("spec");
   const Json::array_t& rjobs = Items(Get(spec, "replicatedJobs"));
-  std::vector<std::string> seen;
+  Jobs seen;
   for (size_t i = 0; i < rjobs.size(); ++i) {
     Path here = at.Key("replicatedJobs").Index(i);
     const std::string* rname = Str(Get(rjobs[i], "name"));
@@ -79,15 +86,15 @@ void CheckJobSet(const Sink& sink, const Json& doc) {
     } else {
       for (size_t j = 0; j < deps.size(); ++j) {
         const std::string* dep = Str(Get(deps[j], "name"));
-        if (dep == nullptr || Contains(seen, *dep)) continue;
+        if (dep == nullptr || seen.Contains(*dep)) continue;
         sink.Add(here.Key("dependsOn").Index(j).Key("name"),
                  fmt::format("Invalid value: {}: replicatedJob {} cannot depend on replicatedJob "
                              "{}: it must be an earlier replicatedJob",
                              Quote(*dep), Quote(rname != nullptr ? *rname : ""), Quote(*dep)),
-                 diag::DidYouMean(*dep, Names(seen)));
+                 diag::DidYouMean(*dep, Names(seen.order)));
       }
     }
-    seen.push_back(rname != nullptr ? *rname : "");
+    seen.Add(rname != nullptr ? *rname : "");
   }
   const Json::array_t& targets = Items(Get(Get(spec, "successPolicy"), "targetReplicatedJobs"));
   for (size_t j = 0; j < targets.size(); ++j) {

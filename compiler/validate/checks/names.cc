@@ -100,14 +100,16 @@ void CheckObjectMeta(const Sink& sink, const Json& doc, std::string_view kind,
 }
 
 void CheckNestedMetadata(const Sink& sink, const Json& node, const Path& at, bool allow_templates) {
+  // Paths are built for the containers only: a scalar cannot hold metadata, and a document of
+  // 10,000 steps has hundreds of thousands of them.
   if (node.is_object()) {
     for (const auto& [key, value] : node.items()) {
+      if (!value.is_structured()) continue;
       Path here = at.Key(key);
-      if ((key == "metadata" || key == "podMetadata" || key == "workflowMetadata") &&
-          value.is_object()) {
+      if (key == "metadata" || key == "podMetadata" || key == "workflowMetadata") {
         CheckLabelsAndAnnotations(sink, value, here, allow_templates);
       }
-      if (value.is_structured()) CheckNestedMetadata(sink, value, here, allow_templates);
+      CheckNestedMetadata(sink, value, here, allow_templates);
     }
   } else if (node.is_array()) {
     for (size_t i = 0; i < node.size(); ++i) {
