@@ -1,9 +1,9 @@
 #include "compiler/driver/validate_command.h"
 
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "compiler/driver/diagnostic_printer.h"
 #include "compiler/driver/driver.h"

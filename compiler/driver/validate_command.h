@@ -4,10 +4,9 @@
 #ifndef FLOWC_DRIVER_VALIDATE_COMMAND_H_
 #define FLOWC_DRIVER_VALIDATE_COMMAND_H_
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace flowc::driver {
 

@@ -1,12 +1,13 @@
-#include "compiler/validate/json_util.h"
 #include "compiler/validate/cel_rules.h"
+
+#include <fmt/format.h>
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
 
-#include <fmt/format.h>
+#include "compiler/validate/json_util.h"
 
 #ifdef FLOWC_VALIDATE_HAVE_CEL
 #include "compiler/cel/cel.h"
@@ -61,7 +62,8 @@ Path FieldPath(const Path& base, const std::string& field_path) {
   for (size_t i = 0; (i = text.find("['", i)) != std::string::npos;) {
     size_t end = text.find("']", i + 2);
     if (end == std::string::npos) break;
-    text = text.substr(0, i) + "[\"" + text.substr(i + 2, end - i - 2) + "\"]" + text.substr(end + 2);
+    text =
+        text.substr(0, i) + "[\"" + text.substr(i + 2, end - i - 2) + "\"]" + text.substr(end + 2);
     ++i;
   }
   if (!text.empty() && text[0] == '.') text.erase(0, 1);
@@ -154,14 +156,15 @@ void EvaluateRules(const nlohmann::json& rules, const nlohmann::json& schema,
     cel::Result result = cel::Evaluate(*compiled.program, value, nullptr);
     if (result.kind == cel::Result::kTrue) continue;
     if (result.kind == cel::Result::kError) {
-      report(Finding{FormatPath(where),
-                     fmt::format("Invalid value: the validation rule '{}' failed: {}", rule,
-                                 result.error),
-                     ""});
+      report(Finding{
+          FormatPath(where),
+          fmt::format("Invalid value: the validation rule '{}' failed: {}", rule, result.error),
+          ""});
       continue;
     }
     std::string message;
-    if (r.contains("message") && r["message"].is_string() && !r["message"].get<std::string>().empty()) {
+    if (r.contains("message") && r["message"].is_string() &&
+        !r["message"].get<std::string>().empty()) {
       message = r["message"].get<std::string>();
     } else if (r.contains("messageExpression") && r["messageExpression"].is_string()) {
       const cel::Compiled& m = CompileOnce(r["messageExpression"].get<std::string>());
@@ -172,7 +175,8 @@ void EvaluateRules(const nlohmann::json& rules, const nlohmann::json& schema,
     }
     // The API server's default message when neither gives one.
     if (message.empty()) message = "failed rule: " + rule;
-    report(Finding{FormatPath(where), fmt::format("Invalid value: {}: {}", Shown(value), message), ""});
+    report(Finding{FormatPath(where), fmt::format("Invalid value: {}: {}", Shown(value), message),
+                   ""});
   }
 }
 

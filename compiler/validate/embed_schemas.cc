@@ -7,16 +7,15 @@
 // of its documents: nlohmann parses compact JSON fastest, and zlib shrinks the 4 MB of
 // schemas to about a tenth. A FAMILY@VERSION folder's namespaced-kinds.json gives the scope of
 // its built-in kinds and is not embedded itself. Deterministic: same files, same bytes.
+#include <fmt/format.h>
 #include <zlib.h>
 
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "compiler/diag/source.h"
 #include "compiler/validate/schema_index.h"
@@ -36,7 +35,8 @@ bool ReadFile(const std::string& path, std::string* out) {
 }
 
 bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // The file's documents as one JSON array, or an error.

@@ -3,9 +3,8 @@
 #ifndef FLOWC_VALIDATE_JSON_UTIL_H_
 #define FLOWC_VALIDATE_JSON_UTIL_H_
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace flowc::validate {
 

@@ -1,7 +1,8 @@
-#include "compiler/validate/json_util.h"
 #include "compiler/validate/openapi_to_jsonschema.h"
 
 #include <regex>
+
+#include "compiler/validate/json_util.h"
 
 namespace flowc::validate {
 namespace {
@@ -191,12 +192,11 @@ void OpenApiTranslator::ApplyFallbacks(nlohmann::json& root, const std::string& 
   nlohmann::json::json_pointer tp(templates);
   if (!root.contains(tp)) return;
   auto open = [](const nlohmann::json& s) {
-    return s.is_object() && (!s.contains("properties") ||
-                             Bool(s, "x-kubernetes-preserve-unknown-fields", false));
+    return s.is_object() &&
+           (!s.contains("properties") || Bool(s, "x-kubernetes-preserve-unknown-fields", false));
   };
-  for (const char* inline_path :
-       {"/properties/dag/properties/tasks/items/properties/inline",
-        "/properties/steps/items/items/properties/inline"}) {
+  for (const char* inline_path : {"/properties/dag/properties/tasks/items/properties/inline",
+                                  "/properties/steps/items/items/properties/inline"}) {
     nlohmann::json::json_pointer p(templates + inline_path);
     if (root.contains(p) && open(root[p])) root[p] = {{"$ref", "#" + templates}};
   }
@@ -217,7 +217,8 @@ nlohmann::json OpenApiTranslator::CrdRoot(const nlohmann::json& schema, const st
     if (!props.contains(key)) props[key] = {{"type", "string"}};
   }
   const nlohmann::json md = props.value("metadata", nlohmann::json::object());
-  if (!md.is_object() || !md.contains("properties")) props["metadata"] = {{"$ref", Ref(kObjectMeta)}};
+  if (!md.is_object() || !md.contains("properties"))
+    props["metadata"] = {{"$ref", Ref(kObjectMeta)}};
   ApplyFallbacks(root, kind);
   return Finish(std::move(root));
 }

@@ -19,10 +19,9 @@
 #ifndef FLOWC_VALIDATE_OPENAPI_TO_JSONSCHEMA_H_
 #define FLOWC_VALIDATE_OPENAPI_TO_JSONSCHEMA_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_set>
-
-#include <nlohmann/json.hpp>
 
 namespace flowc::validate {
 

@@ -18,7 +18,8 @@ std::string FormatPath(const Path& path) {
       out += '[' + std::to_string(e.index) + ']';
     } else if (NeedsQuotes(e.key)) {
       // JSON's escaping: a key may hold any character, a quote and a backslash too.
-      out += '[' + nlohmann::json(e.key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+      out += '[' +
+             nlohmann::json(e.key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
              ']';
     } else {
       if (!out.empty()) out += '.';

@@ -1,11 +1,10 @@
-#include "compiler/validate/json_util.h"
 #include "compiler/validate/schema_check.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <regex>
 #include <set>
-
-#include <fmt/format.h>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/validation_results.hpp>
@@ -13,6 +12,7 @@
 
 #include "compiler/diag/suggest.h"
 #include "compiler/validate/cel_rules.h"
+#include "compiler/validate/json_util.h"
 #include "compiler/validate/openapi_to_jsonschema.h"
 #include "compiler/validate/path.h"
 
@@ -45,7 +45,8 @@ const json* PropertySchema(const json& root, const json& node, const std::string
   if (const json* props = Member(node, "properties"); props != nullptr && props->is_object()) {
     if (auto it = props->find(key); it != props->end()) return Resolve(root, &*it);
   }
-  if (const json* extra = Member(node, "additionalProperties"); extra != nullptr && extra->is_object()) {
+  if (const json* extra = Member(node, "additionalProperties");
+      extra != nullptr && extra->is_object()) {
     return Resolve(root, extra);
   }
   return nullptr;
@@ -72,7 +73,8 @@ void Prepare(const json& root, const json* schema, json& value) {
       ++it;
     }
     if (schema != nullptr) {
-      if (const json* props = Member(*schema, "properties"); props != nullptr && props->is_object()) {
+      if (const json* props = Member(*schema, "properties");
+          props != nullptr && props->is_object()) {
         for (auto it = props->begin(); it != props->end(); ++it) {
           const json* child = Resolve(root, &*it);
           if (child == nullptr || !child->contains("x-flowc-default") || value.contains(it.key())) {
@@ -117,7 +119,8 @@ Path ContextPath(const std::vector<std::string>& context, const json& doc) {
   const json* at = &doc;
   for (size_t i = 1; i < context.size(); ++i) {
     std::string step = context[i];
-    if (step.size() >= 2 && step.front() == '[' && step.back() == ']') step = step.substr(1, step.size() - 2);
+    if (step.size() >= 2 && step.front() == '[' && step.back() == ']')
+      step = step.substr(1, step.size() - 2);
     if (at != nullptr && at->is_array()) {
       size_t index = std::strtoul(step.c_str(), nullptr, 10);
       path.push_back(Index(index));
@@ -222,7 +225,8 @@ bool Rephrase(const std::string& description, const json& root, const json& doc,
                            Number(schema->value("maximum", json())));
     return true;
   }
-  if (starts("Expected number greater than or equal to") || starts("Expected number greater than")) {
+  if (starts("Expected number greater than or equal to") ||
+      starts("Expected number greater than")) {
     *message = fmt::format("Invalid value: {}: must be greater than {}{}", Short(*value),
                            Bool(*schema, "exclusiveMinimum", false) ? "" : "or equal to ",
                            Number(schema->value("minimum", json())));
@@ -286,7 +290,8 @@ bool IsBase64(const std::string& s) {
 bool IsDateTime(const std::string& s) {
   // RFC 3339, as apimachinery's strfmt "date-time".
   static const std::regex kDateTime(
-      "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$");
+      "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt "
+      "][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$");
   return std::regex_match(s, kDateTime);
 }
 
@@ -334,10 +339,11 @@ class Walker {
 
  private:
   void Format(const json& schema, const json& value, const Path& path) {
-    if (const json* bad = Member(schema, "x-flowc-unsupported-pattern"); bad != nullptr && value.is_string()) {
-      report_(Finding{FormatPath(path),
-                      fmt::format("the schema's pattern {} cannot be checked by flowc", Short(*bad)),
-                      ""});
+    if (const json* bad = Member(schema, "x-flowc-unsupported-pattern");
+        bad != nullptr && value.is_string()) {
+      report_(Finding{
+          FormatPath(path),
+          fmt::format("the schema's pattern {} cannot be checked by flowc", Short(*bad)), ""});
     }
     const json* format = Member(schema, "x-flowc-format");
     if (format == nullptr || !format->is_string()) return;
@@ -356,7 +362,8 @@ class Walker {
       if (!IsDateTime(value.get_ref<const std::string&>())) what = "an RFC 3339 date-time";
     }
     if (!what.empty()) {
-      report_(Finding{FormatPath(path), fmt::format("Invalid value: {}: must be {}", Short(value), what), ""});
+      report_(Finding{FormatPath(path),
+                      fmt::format("Invalid value: {}: must be {}", Short(value), what), ""});
     }
   }
 
@@ -392,8 +399,8 @@ class Walker {
         if (!inserted) {
           path.push_back(Index(i));
           report_(Finding{FormatPath(path),
-                          fmt::format("Duplicate value: entry with {} already at index {}", described,
-                                      it->second),
+                          fmt::format("Duplicate value: entry with {} already at index {}",
+                                      described, it->second),
                           ""});
           path.pop_back();
         }
@@ -418,7 +425,8 @@ void CheckSchema(const KindSchema& schema, json& doc, const Report& report, cons
   try {
     validator.validate(*schema.schema, adapter, &results);
   } catch (const std::exception& e) {
-    report(Finding{"", fmt::format("the schema of {} cannot be checked: {}", schema.kind, e.what()), ""});
+    report(Finding{"", fmt::format("the schema of {} cannot be checked: {}", schema.kind, e.what()),
+                   ""});
   }
   std::set<std::pair<std::string, std::string>> seen;
   valijson::ValidationResults::Error error;

@@ -1,13 +1,14 @@
-#include "compiler/validate/json_util.h"
 #include "compiler/validate/schema_index.h"
+
+#include "compiler/validate/json_util.h"
 
 namespace flowc::validate {
 namespace {
 
 // Definitions with a kind that no one writes in a manifest.
 bool SkippedKind(const std::string& kind) {
-  static const char* const kSkipped[] = {"WatchEvent",    "DeleteOptions", "Status",
-                                         "APIVersions",   "APIGroup",      "APIGroupList",
+  static const char* const kSkipped[] = {"WatchEvent",     "DeleteOptions", "Status",
+                                         "APIVersions",    "APIGroup",      "APIGroupList",
                                          "APIResourceList"};
   if (kind.size() > 4 && kind.compare(kind.size() - 4, 4, "List") == 0) return true;
   for (const char* s : kSkipped) {
@@ -49,7 +50,8 @@ std::vector<KindRow> KindsOf(const nlohmann::json& doc, const NamespacedKinds& n
     std::string scope = StringAt(spec, "scope");
     if (scope.empty()) scope = "Namespaced";
     auto versions = spec.find("versions");
-    if (group.empty() || kind.empty() || versions == spec.end() || !versions->is_array()) return rows;
+    if (group.empty() || kind.empty() || versions == spec.end() || !versions->is_array())
+      return rows;
     for (const nlohmann::json& v : *versions) {
       if (!v.is_object() || !Bool(v, "served", true)) continue;
       const nlohmann::json* schema = nullptr;

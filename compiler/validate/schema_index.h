@@ -7,12 +7,11 @@
 #ifndef FLOWC_VALIDATE_SCHEMA_INDEX_H_
 #define FLOWC_VALIDATE_SCHEMA_INDEX_H_
 
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace flowc::validate {
 

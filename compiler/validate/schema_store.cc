@@ -1,19 +1,18 @@
-#include "compiler/validate/json_util.h"
 #include "compiler/validate/schema_store.h"
 
+#include <fmt/format.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 
 #include "compiler/validate/embedded.h"
+#include "compiler/validate/json_util.h"
 #include "compiler/validate/openapi_to_jsonschema.h"
 #include "compiler/validate/schema_index.h"
 #include "compiler/validate/yaml_reader.h"
@@ -157,8 +156,8 @@ bool SchemaStore::AddDirectory(const std::string& dir, diag::Diagnostics& diagno
     }
     if (added == 0) {
       diagnostics
-          .Report(diag::Code::kSchemaFile, &file, stream.documents.empty() ? diag::SourceRange{}
-                                                                           : stream.documents[0].Locate({}),
+          .Report(diag::Code::kSchemaFile, &file,
+                  stream.documents.empty() ? diag::SourceRange{} : stream.documents[0].Locate({}),
                   fmt::format("'{}' holds no CustomResourceDefinition with a served version and "
                               "an openAPIV3Schema",
                               path))
@@ -188,10 +187,10 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
       const nlohmann::json& docs = EmbeddedFile(source.embedded_file);
       for (const nlohmann::json& doc : docs) {
         if (IsCrd(doc) && !KindsOf(doc, {}).empty() &&
-            Str(doc["spec"]["names"], "kind") == (kind == "ClusterWorkflowTemplate" &&
-                                                               source.document == nullptr
-                                                           ? std::string("WorkflowTemplate")
-                                                           : kind)) {
+            Str(doc["spec"]["names"], "kind") ==
+                (kind == "ClusterWorkflowTemplate" && source.document == nullptr
+                     ? std::string("WorkflowTemplate")
+                     : kind)) {
           crd = &doc;
         }
       }
@@ -207,7 +206,8 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
     out->root = translator.DefinitionRoot(source.row.selector);
   }
   if (out->root.is_null()) {
-    *error = fmt::format("the schema of {} {} in {} cannot be read", api_version, kind, source.source);
+    *error =
+        fmt::format("the schema of {} {} in {} cannot be read", api_version, kind, source.source);
     return nullptr;
   }
   try {

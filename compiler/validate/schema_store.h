@@ -7,11 +7,10 @@
 
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "compiler/diag/diagnostics.h"
 
@@ -24,8 +23,8 @@ namespace flowc::validate {
 struct KindSchema {
   std::string api_version;
   std::string kind;
-  std::string scope;   // "Namespaced" or "Cluster"
-  std::string source;  // "argo-workflows@v4.1.2", or the --schemas file
+  std::string scope;    // "Namespaced" or "Cluster"
+  std::string source;   // "argo-workflows@v4.1.2", or the --schemas file
   nlohmann::json root;  // the translated JSON Schema
   std::unique_ptr<valijson::Schema> schema;
   ~KindSchema();

@@ -1,10 +1,10 @@
 #include "compiler/validate/validate.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <memory>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "compiler/diag/suggest.h"
 #include "compiler/validate/json_util.h"
@@ -39,7 +39,8 @@ std::string TypeName(const nlohmann::json& value) {
 // part, "name*" for a generateName.
 std::string Ident(const nlohmann::json& doc) {
   if (!doc.is_object()) return "-";
-  std::string kind = doc.value("kind", nlohmann::json()).is_string() ? doc["kind"].get<std::string>() : "?";
+  std::string kind =
+      doc.value("kind", nlohmann::json()).is_string() ? doc["kind"].get<std::string>() : "?";
   std::string name = "-";
   if (doc.contains("metadata") && doc["metadata"].is_object()) {
     const nlohmann::json& md = doc["metadata"];
@@ -68,7 +69,8 @@ class DocumentChecker {
   void Check(nlohmann::json& doc, const Path& prefix) {
     if (!doc.is_object()) {
       Add(diag::Code::kYamlDocument, prefix,
-          fmt::format("a document must be a mapping with apiVersion and kind, not {}", TypeName(doc)),
+          fmt::format("a document must be a mapping with apiVersion and kind, not {}",
+                      TypeName(doc)),
           "");
       return;
     }
@@ -77,8 +79,12 @@ class DocumentChecker {
       return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
     };
     std::string api_version = text("apiVersion"), kind = text("kind");
-    if (api_version.empty()) Add(diag::Code::kSchemaViolation, Join(prefix, {Key("apiVersion")}), "Required value: apiVersion is required", "");
-    if (kind.empty()) Add(diag::Code::kSchemaViolation, Join(prefix, {Key("kind")}), "Required value: kind is required", "");
+    if (api_version.empty())
+      Add(diag::Code::kSchemaViolation, Join(prefix, {Key("apiVersion")}),
+          "Required value: apiVersion is required", "");
+    if (kind.empty())
+      Add(diag::Code::kSchemaViolation, Join(prefix, {Key("kind")}),
+          "Required value: kind is required", "");
     if (api_version.empty() || kind.empty()) return;
     if (api_version == "v1" && kind == "List") {
       if (doc.contains("items") && doc["items"].is_array()) {
@@ -102,13 +108,13 @@ class DocumentChecker {
       std::vector<std::string> known = store_.KnownKinds();
       std::vector<std::string_view> names(known.begin(), known.end());
       std::string guess = diag::ClosestMatch(api_version + " " + kind, names);
-      std::string help = guess.empty()
-                             ? "flowc validate knows Argo, JobSet, Kubeflow Trainer, Kueue and "
-                               "Kubernetes kinds; give the CRD with --schemas DIR, or pass "
-                               "--allow-unknown-kinds"
-                             : fmt::format("did you mean apiVersion {}, kind {}?",
-                                           guess.substr(0, guess.find(' ')),
-                                           guess.substr(guess.find(' ') + 1));
+      std::string help =
+          guess.empty()
+              ? "flowc validate knows Argo, JobSet, Kubeflow Trainer, Kueue and "
+                "Kubernetes kinds; give the CRD with --schemas DIR, or pass "
+                "--allow-unknown-kinds"
+              : fmt::format("did you mean apiVersion {}, kind {}?",
+                            guess.substr(0, guess.find(' ')), guess.substr(guess.find(' ') + 1));
       Add(diag::Code::kUnknownKind, Join(prefix, {Key("kind")}),
           fmt::format("no schema for apiVersion {}, kind {}", api_version, kind), help);
       return;
@@ -133,8 +139,8 @@ class DocumentChecker {
 
   void AddFinding(diag::Code code, const Path& prefix, Finding f) {
     std::optional<Path> path = ParsePath(f.path);
-    Add(code, Join(prefix, path.value_or(Path{})), path ? std::move(f.message) : f.path + ": " + f.message,
-        std::move(f.help));
+    Add(code, Join(prefix, path.value_or(Path{})),
+        path ? std::move(f.message) : f.path + ": " + f.message, std::move(f.help));
   }
 
  private:
@@ -196,11 +202,13 @@ void ValidateFile(const diag::SourceFile& file, SchemaStore& store, const Option
       if (p.path.size() >= 2 && p.path[0].key == "items" && p.path[1].is_index &&
           Str(doc.value, "kind") == "List") {
         const nlohmann::json& items = doc.value["items"];
-        if (items.is_array() && p.path[1].index < items.size()) name = Ident(items[p.path[1].index]);
+        if (items.is_array() && p.path[1].index < items.size())
+          name = Ident(items[p.path[1].index]);
       }
       std::string message = where.empty() ? fmt::format("{}: {}", name, p.message)
                                           : fmt::format("{}: {}: {}", name, where, p.message);
-      diag::Diagnostic& d = diagnostics.Report(p.code, &file, doc.Locate(p.path), std::move(message));
+      diag::Diagnostic& d =
+          diagnostics.Report(p.code, &file, doc.Locate(p.path), std::move(message));
       if (!p.help.empty()) d.SetHelp(std::move(p.help));
       failed = true;
     }

@@ -1,14 +1,14 @@
 #include "compiler/validate/yaml_reader.h"
 
-#include <map>
-#include <sstream>
-#include <unordered_set>
-
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
+
+#include <map>
+#include <sstream>
+#include <unordered_set>
 
 #include "compiler/validate/yaml_scalar.h"
 
@@ -194,7 +194,8 @@ class DocumentBuilder : public YAML::EventHandler {
     if (!parent.have_key) {
       diag::SourceRange range = doc_.positions[position].node;
       if (value.is_structured()) {
-        doc_.problems.push_back(YamlProblem{CurrentPath(), range, "a mapping key must be a scalar"});
+        doc_.problems.push_back(
+            YamlProblem{CurrentPath(), range, "a mapping key must be a scalar"});
         parent.key = "<key>";
       } else {
         parent.key = KeyText(value, raw);
@@ -243,7 +244,11 @@ class DocumentBuilder : public YAML::EventHandler {
 size_t FirstInvalidUtf8(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     unsigned char c = static_cast<unsigned char>(text[i]);
-    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    size_t n = c < 0x80             ? 1
+               : (c & 0xE0) == 0xC0 ? 2
+               : (c & 0xF0) == 0xE0 ? 3
+               : (c & 0xF8) == 0xF0 ? 4
+                                    : 0;
     if (n == 0 || i + n > text.size() || (n == 2 && c < 0xC2)) return i;
     for (size_t k = 1; k < n; ++k) {
       if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;

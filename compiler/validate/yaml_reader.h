@@ -11,12 +11,11 @@
 #define FLOWC_VALIDATE_YAML_READER_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "compiler/diag/source.h"
 #include "compiler/validate/path.h"

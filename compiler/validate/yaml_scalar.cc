@@ -76,7 +76,10 @@ bool ParseGoInteger(std::string_view s, bool* negative, unsigned long long* magn
   }
   unsigned long long value = 0;
   for (char c : s) {
-    int d = IsDigit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : 99;
+    int d = IsDigit(c)               ? c - '0'
+            : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+            : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                     : 99;
     if (d >= base) return false;
     if (value > (std::numeric_limits<unsigned long long>::max() - d) / base) return false;
     value = value * base + d;

@@ -11,9 +11,8 @@
 #ifndef FLOWC_VALIDATE_YAML_SCALAR_H_
 #define FLOWC_VALIDATE_YAML_SCALAR_H_
 
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace flowc::validate {
 

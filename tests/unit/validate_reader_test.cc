@@ -72,13 +72,14 @@ TEST_CASE("a path maps to its node's line and column") {
 }
 
 TEST_CASE("duplicate keys, merge keys and aliases") {
-  diag::SourceFile file("t.yaml",
-                        "base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3\nd: 1\nd: 2\n");
+  diag::SourceFile file("t.yaml", "base: &b {a: 1, b: 2}\nm:\n  <<: *b\n  b: 3\nd: 1\nd: 2\ny: 4\n");
   YamlStream stream = ReadYamlStream(file);
   REQUIRE(stream.documents.size() == 1);
   const YamlDocument& doc = stream.documents[0];
-  CHECK(doc.value["m"] == nlohmann::json({{"x", 1}, {"y", 3}}));
+  CHECK(doc.value["m"] == nlohmann::json({{"a", 1}, {"b", 3}}));
   CHECK(doc.value["d"] == 2);
+  // A key is resolved as a value is: `y` is YAML 1.1's true, and JSON's key "true".
+  CHECK(doc.value["true"] == 4);
   REQUIRE(doc.problems.size() == 1);
   CHECK(doc.problems[0].message == "duplicate field \"d\"");
   CHECK(doc.problems[0].range.line == 6);
