@@ -153,8 +153,8 @@ spec:
              "spec.containers[0].resources.requests.cpu: Invalid value: \"4\": must be less than "
              "or equal to cpu limit of 2",
              "spec.containers[0].resources.limits: Required value: Limit must be set for non "
-             "overcommitable resources (example.com/fpga) [help: set limits.example.com/fpga to "
-             "the request, 1]"});
+             "overcommitable resources (example.com/fpga) [help: add example.com/fpga: \"1\" to "
+             "limits, the same as the request]"});
   // Quantities compare exactly: 2Gi is 2048Mi, 0.5 is 500m; hugepages are not overcommitted.
   CHECK(Check(R"(apiVersion: v1
 kind: Pod

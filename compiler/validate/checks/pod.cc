@@ -129,7 +129,8 @@ void CheckResources(const Sink& sink, const Json& resources, const Path& at,
                  fmt::format("Required value: Limit must be set for non overcommitable resources "
                              "({})",
                              name),
-                 fmt::format("set limits.{} to the request, {}", name, Text(*request.value)));
+                 fmt::format("add {}: {} to limits, the same as the request", name,
+                             Show(*request.value)));
       }
       continue;
     }
