@@ -15,13 +15,13 @@
 // - list-type map/set, and CEL rules, stay as their x-kubernetes-* keywords for schema_check.cc;
 //   for built-in types list-type is kept only on the lists whose duplicates the API server's
 //   own validation rejects (containers, volumes, volumeMounts, resourceClaims).
-// Built-in definitions become "#/definitions/NAME" of the translated root, each translated once.
+// Built-in definitions ($ref) are inlined where a document reaches them.
 #ifndef FLOWC_VALIDATE_OPENAPI_TO_JSONSCHEMA_H_
 #define FLOWC_VALIDATE_OPENAPI_TO_JSONSCHEMA_H_
 
 #include <nlohmann/json.hpp>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 
 namespace flowc::validate {
 
@@ -30,27 +30,36 @@ inline constexpr const char* kQuantityPattern =
     "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+("
     "\\.[0-9]*)?)|(\\.[0-9]+))))?$";
 
+// The shape of a document: its mappings and lists, without the scalars, every list's items
+// merged into one. The translator translates only the parts of a schema a shape reaches: the
+// Argo CRDs hold the whole pod spec in every template type, and a document uses a twentieth of
+// it; translating and parsing all of it for valijson cost four times the checks themselves.
+nlohmann::json ShapeOf(const nlohmann::json& value);
+
 class OpenApiTranslator {
  public:
   // `definitions`: the Kubernetes OpenAPI definitions (may be null when none are loaded).
   explicit OpenApiTranslator(const nlohmann::json* definitions) : definitions_(definitions) {}
 
-  // A CRD version's openAPIV3Schema, as the root of a document of `kind`: metadata is checked
-  // against ObjectMeta, and Argo's inline templates against the template schema.
-  nlohmann::json CrdRoot(const nlohmann::json& schema, const std::string& kind);
+  // A CRD version's openAPIV3Schema, as the root of a document of `kind` with `shape`: metadata
+  // is checked against ObjectMeta, and Argo's inline templates against the template schema.
+  // Defaults the schema gives absent fields are added to `shape`, which Prepare then fills in.
+  nlohmann::json CrdRoot(const nlohmann::json& schema, const std::string& kind,
+                         nlohmann::json& shape);
 
   // A built-in kind's definition, as a root.
-  nlohmann::json DefinitionRoot(const std::string& name);
+  nlohmann::json DefinitionRoot(const std::string& name, nlohmann::json& shape);
 
  private:
-  nlohmann::json Translate(const nlohmann::json& node, bool crd, bool structural);
-  std::string Ref(const std::string& name);  // translates `name` into defs_ once
-  void ApplyFallbacks(nlohmann::json& root, const std::string& kind);
-  nlohmann::json Finish(nlohmann::json root);
+  // `definition`: the built-in definition `node` belongs to, for its unique lists.
+  nlohmann::json Translate(const nlohmann::json& node, nlohmann::json& shape, bool crd,
+                           bool structural, const std::string& definition);
+  nlohmann::json Definition(const std::string& name, nlohmann::json& shape);
+  void FindFallbacks(const nlohmann::json& schema, const std::string& kind);
 
   const nlohmann::json* definitions_;
-  nlohmann::json defs_ = nlohmann::json::object();
-  std::unordered_set<std::string> started_;
+  // An open node of a CRD that is checked as another node of it (Argo's inline templates).
+  std::unordered_map<const nlohmann::json*, const nlohmann::json*> replacements_;
 };
 
 }  // namespace flowc::validate

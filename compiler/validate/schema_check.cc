@@ -7,6 +7,7 @@
 #include <set>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
@@ -306,14 +307,20 @@ class Walker {
     Format(*schema, value, path);
     if (value.is_object()) {
       bool strict = Bool(*schema, "x-flowc-strict", false);
-      const json* props = Member(*schema, "properties");
+      const json* known = Member(*schema, "x-flowc-known");
+      auto is_known = [known](const std::string& key) {
+        return known != nullptr && known->is_array() &&
+               std::find(known->begin(), known->end(), key) != known->end();
+      };
       for (auto it = value.begin(); it != value.end(); ++it) {
         const json* child = PropertySchema(root_, *schema, it.key());
         path.push_back(Key(it.key()));
-        if (child == nullptr && strict && (props == nullptr || !props->contains(it.key()))) {
+        if (child == nullptr && strict && !is_known(it.key())) {
           std::vector<std::string_view> names;
-          if (props != nullptr) {
-            for (auto p = props->begin(); p != props->end(); ++p) names.push_back(p.key());
+          if (known != nullptr && known->is_array()) {
+            for (const json& k : *known) {
+              if (k.is_string()) names.push_back(k.get_ref<const std::string&>());
+            }
           }
           report_(Finding{FormatPath(path), fmt::format("unknown field \"{}\"", it.key()),
                           diag::DidYouMean(it.key(), names)});
@@ -416,14 +423,22 @@ class Walker {
 }  // namespace
 
 void CheckSchema(const KindSchema& schema, json& doc, const Report& report, const Report& rule) {
-  const json& root = schema.root;
-  Prepare(root, Resolve(root, &root), doc);
+  // The part of the schema the document reaches, translated for it (openapi_to_jsonschema.h).
+  json shape = ShapeOf(doc);
+  OpenApiTranslator translator(schema.definitions);
+  json root = schema.openapi != nullptr ? translator.CrdRoot(*schema.openapi, schema.kind, shape)
+                                        : translator.DefinitionRoot(schema.definition, shape);
+  Prepare(root, &root, doc);
   const json& prepared = doc;
-  valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;
-  valijson::adapters::NlohmannJsonAdapter adapter(prepared);
   try {
-    validator.validate(*schema.schema, adapter, &results);
+    valijson::Schema parsed;
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft4);
+    valijson::adapters::NlohmannJsonAdapter schema_adapter(root);
+    parser.populateSchema(schema_adapter, parsed);
+    valijson::Validator validator(valijson::Validator::kStrongTypes);
+    valijson::adapters::NlohmannJsonAdapter adapter(prepared);
+    validator.validate(parsed, adapter, &results);
   } catch (const std::exception& e) {
     report(Finding{"", fmt::format("the schema of {} cannot be checked: {}", schema.kind, e.what()),
                    ""});

@@ -7,13 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
 
 #include "compiler/validate/embedded.h"
 #include "compiler/validate/json_util.h"
-#include "compiler/validate/openapi_to_jsonschema.h"
 #include "compiler/validate/schema_index.h"
 #include "compiler/validate/yaml_reader.h"
 
@@ -26,7 +22,6 @@ struct SchemaStore::Source {
   std::shared_ptr<const nlohmann::json> document;  // a --schemas CRD; null: embedded
 };
 
-KindSchema::~KindSchema() = default;
 SchemaStore::~SchemaStore() = default;
 
 namespace {
@@ -180,17 +175,15 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
   out->kind = kind;
   out->scope = source.row.scope;
   out->source = source.source;
-  OpenApiTranslator translator(&Definitions());
+  out->definitions = &Definitions();
   if (source.row.is_crd) {
     const nlohmann::json* crd = source.document.get();
     if (crd == nullptr) {
-      const nlohmann::json& docs = EmbeddedFile(source.embedded_file);
-      for (const nlohmann::json& doc : docs) {
+      // ClusterWorkflowTemplate is served from the WorkflowTemplate CRD (the constructor).
+      std::string wanted = kind == "ClusterWorkflowTemplate" ? "WorkflowTemplate" : kind;
+      for (const nlohmann::json& doc : EmbeddedFile(source.embedded_file)) {
         if (IsCrd(doc) && !KindsOf(doc, {}).empty() &&
-            Str(doc["spec"]["names"], "kind") ==
-                (kind == "ClusterWorkflowTemplate" && source.document == nullptr
-                     ? std::string("WorkflowTemplate")
-                     : kind)) {
+            Str(doc["spec"]["names"], "kind") == wanted) {
           crd = &doc;
         }
       }
@@ -198,27 +191,17 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
     if (crd != nullptr) {
       for (const nlohmann::json& v : (*crd)["spec"]["versions"]) {
         if (v.is_object() && Str(v, "name") == source.row.selector) {
-          out->root = translator.CrdRoot(v["schema"]["openAPIV3Schema"], kind);
+          out->openapi = &v["schema"]["openAPIV3Schema"];
         }
       }
     }
+    if (out->openapi == nullptr || !out->openapi->is_object()) {
+      *error =
+          fmt::format("the schema of {} {} in {} cannot be read", api_version, kind, source.source);
+      return nullptr;
+    }
   } else {
-    out->root = translator.DefinitionRoot(source.row.selector);
-  }
-  if (out->root.is_null()) {
-    *error =
-        fmt::format("the schema of {} {} in {} cannot be read", api_version, kind, source.source);
-    return nullptr;
-  }
-  try {
-    out->schema = std::make_unique<valijson::Schema>();
-    valijson::SchemaParser parser(valijson::SchemaParser::kDraft4);
-    valijson::adapters::NlohmannJsonAdapter adapter(out->root);
-    parser.populateSchema(adapter, *out->schema);
-  } catch (const std::exception& e) {
-    *error = fmt::format("the schema of {} {} in {} is not one flowc can check: {}", api_version,
-                         kind, source.source, e.what());
-    return nullptr;
+    out->definition = source.row.selector;
   }
   return (built_[key] = std::move(out)).get();
 }

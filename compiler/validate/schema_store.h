@@ -1,7 +1,6 @@
 // The schemas `flowc validate` knows: the bundled ones (embedded.h), chosen by version, and
-// those of --schemas directories, which add kinds or replace bundled ones. A kind's schema is
-// decompressed, translated (openapi_to_jsonschema.h) and parsed into valijson's form the first
-// time a document asks for it, and kept for the rest of the run.
+// those of --schemas directories, which add kinds or replace bundled ones. A bundled file is
+// decompressed and parsed the first time a document needs it, and kept for the rest of the run.
 #ifndef FLOWC_VALIDATE_SCHEMA_STORE_H_
 #define FLOWC_VALIDATE_SCHEMA_STORE_H_
 
@@ -14,20 +13,17 @@
 
 #include "compiler/diag/diagnostics.h"
 
-namespace valijson {
-class Schema;
-}
-
 namespace flowc::validate {
 
+// A kind's schema as upstream wrote it; schema_check.cc translates the part a document uses.
 struct KindSchema {
   std::string api_version;
   std::string kind;
-  std::string scope;    // "Namespaced" or "Cluster"
-  std::string source;   // "argo-workflows@v4.1.2", or the --schemas file
-  nlohmann::json root;  // the translated JSON Schema
-  std::unique_ptr<valijson::Schema> schema;
-  ~KindSchema();
+  std::string scope;                            // "Namespaced" or "Cluster"
+  std::string source;                           // "argo-workflows@v4.1.2", or the --schemas file
+  const nlohmann::json* openapi = nullptr;      // a CRD's openAPIV3Schema; null for a built-in kind
+  std::string definition;                       // a built-in kind's definition name
+  const nlohmann::json* definitions = nullptr;  // the Kubernetes definitions
 };
 
 class SchemaStore {
