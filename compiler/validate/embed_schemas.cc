@@ -64,6 +64,31 @@ bool Documents(const std::string& path, const std::string& text, nlohmann::json*
 
 std::string Literal(std::string_view s) { return nlohmann::json(std::string(s)).dump(); }
 
+// Drops the schema keywords no run reads (openapi_to_jsonschema.cc skips them), so that each
+// run parses less: a property named like one, inside `properties`, is kept.
+void Strip(nlohmann::json& node, bool is_property_map) {
+  static const char* const kUnread[] = {"description",
+                                        "example",
+                                        "title",
+                                        "x-kubernetes-map-type",
+                                        "x-kubernetes-patch-merge-key",
+                                        "x-kubernetes-patch-strategy",
+                                        "x-kubernetes-unions"};
+  if (node.is_array()) {
+    for (nlohmann::json& item : node) Strip(item, false);
+    return;
+  }
+  if (!node.is_object()) return;
+  if (!is_property_map) {
+    for (const char* key : kUnread) node.erase(key);
+  }
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    bool map = !is_property_map && (it.key() == "properties" || it.key() == "definitions" ||
+                                    it.key() == "patternProperties");
+    Strip(*it, map);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,6 +146,7 @@ int main(int argc, char** argv) {
       std::cerr << "flowc_embed_schemas: " << rel << " holds no CRD or OpenAPI definitions\n";
       return 1;
     }
+    Strip(docs, false);
     std::string raw = docs.dump();
     uLongf size = compressBound(raw.size());
     std::vector<unsigned char> packed(size);
