@@ -111,6 +111,31 @@ spec:
              "task cannot wait, directly or through others, for itself]"});
 }
 
+TEST_CASE("validate checks: Argo DAG shape: tasks, names after a digit, a task's onExit") {
+  CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
+kind: WorkflowTemplate
+metadata: {name: w}
+spec:
+  templates:
+  - name: empty
+    dag: {tasks: []}
+  - name: digits
+    dag:
+      tasks:
+      - {name: 1st, template: work, onExit: clean}
+      - {name: b, template: work, depends: 1st}
+  - name: work
+    container: {image: x}
+)") == Lines{"spec.templates[0].dag.tasks: must have at least one task",
+             "spec.templates[1].dag.tasks[0].name: name cannot begin with a digit when using "
+             "either 'depends' or 'dependencies' [help: rename it, such as 'task-1st']",
+             "spec.templates[1].dag.tasks[0].onExit: template name 'clean' undefined"});
+  // Without depends or dependencies a name may begin with a digit.
+  CHECK(Check("apiVersion: argoproj.io/v1alpha1\nkind: WorkflowTemplate\nmetadata: {name: w}\n"
+              "spec: {templates: [{name: m, dag: {tasks: [{name: 1st, template: w}]}}, "
+              "{name: w, suspend: {}}]}\n") == Lines{});
+}
+
 TEST_CASE("validate checks: Argo parameters a template references are declared") {
   CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
 kind: Workflow

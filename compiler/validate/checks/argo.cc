@@ -77,6 +77,7 @@ class ArgoChecker {
 
   // A step or a task calls a template: by name, by templateRef, or inline.
   void Call(const Json& call, const Path& at) const {
+    TemplateRef(Get(call, "onExit"), at.Key("onExit"));  // a step's or task's own exit handler
     if (Get(call, "templateRef") != nullptr) return;
     if (const Json* inline_template = Get(call, "inline")) {
       Template(*inline_template, at.Key("inline"));
@@ -174,6 +175,26 @@ class ArgoChecker {
     for (size_t i = 0; i < tasks.size(); ++i) {
       FieldName(Get(tasks[i], "name"), at.Key("tasks").Index(i).Key("name"), names);
       if (const std::string* name = Str(Get(tasks[i], "name"))) index.emplace(*name, i);
+    }
+    // validateDAG: a DAG has tasks, and with `depends` or `dependencies` a task's name may not
+    // begin with a digit (the expression would read it as a number). validateDAG also refuses
+    // `depends` and `dependencies` in one DAG; that rule is left out, for the conformance kit
+    // passes such a DAG (its examples/valid-argo-workflowtemplate-dag.yaml) and flowc validate
+    // agrees with the kit on its examples.
+    if (tasks.empty()) sink_.Add(at.Key("tasks"), "must have at least one task");
+    bool uses_depends = false, uses_dependencies = false;
+    for (const Json& task : tasks) {
+      uses_depends = uses_depends || !StrOr(&task, "depends").empty();
+      uses_dependencies = uses_dependencies || !Items(Get(task, "dependencies")).empty();
+    }
+    for (size_t i = 0; i < tasks.size() && (uses_depends || uses_dependencies); ++i) {
+      std::string_view name = StrOr(&tasks[i], "name");
+      if (!name.empty() && name[0] >= '0' && name[0] <= '9') {
+        sink_.Add(at.Key("tasks").Index(i).Key("name"),
+                  fmt::format("name cannot begin with a digit when using either 'depends' or "
+                              "'dependencies'"),
+                  fmt::format("rename it, such as 'task-{}'", name));
+      }
     }
     std::vector<std::vector<size_t>> edges(tasks.size());
     auto depend = [&](size_t from, const std::string& on, const Path& where) {
