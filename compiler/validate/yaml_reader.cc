@@ -151,6 +151,12 @@ class DocumentBuilder : public YAML::EventHandler {
   }
 
   uint32_t NewPosition(const YAML::Mark& mark) {
+    // Every node takes at least a byte of the text, or an alias (counted above): more nodes
+    // than that is yaml-cpp 0.7 reporting one node forever (a stray ',' after a block sequence,
+    // then '...'), which must end as an error, not a hang.
+    if (doc_.positions.size() > 2 * file_.text().size() + 16) {
+      throw YAML::ParserException(mark, "the stream cannot be read past this point");
+    }
     doc_.positions.push_back(NodePosition{Range(mark, 0), {}, {}, {}});
     return static_cast<uint32_t>(doc_.positions.size() - 1);
   }
@@ -305,6 +311,8 @@ YamlStream ReadYamlStream(const diag::SourceFile& file) {
   std::istringstream in(file.text());
   YAML::Parser parser(in);
   int number = 0;
+  diag::SourceRange last = file.RangeAt(0, 0);
+  std::optional<diag::SourceRange> last_null;
   while (true) {
     YamlDocument doc;
     doc.number = number + 1;
@@ -328,7 +336,26 @@ YamlStream ReadYamlStream(const diag::SourceFile& file) {
       break;
     }
     ++number;
-    if (!builder.done() || doc.value.is_null()) continue;
+    if (!builder.done()) {
+      // A document without a single node: yaml-cpp 0.7 reports one for some malformed streams
+      // (a stray ',' after a block sequence, then '...') and would go on reporting it forever.
+      diag::SourceRange at = doc.positions.empty() ? last : doc.positions.back().node;
+      stream.error.emplace(at, "YAML syntax error: the stream cannot be read past this point");
+      break;
+    }
+    if (doc.value.is_null()) {
+      // yaml-cpp 0.7 reports a token it cannot place (a ',' outside a flow collection) as a
+      // null document without consuming it, and again on every call: a second null document at
+      // the same place is that loop (jbeder/yaml-cpp#1040, fixed upstream by PR #1319).
+      diag::SourceRange at = doc.positions.empty() ? last : doc.positions.back().node;
+      if (last_null && at.offset == last_null->offset && at.line == last_null->line) {
+        stream.error.emplace(at, "YAML syntax error: unexpected character");
+        break;
+      }
+      last_null = at;
+      continue;
+    }
+    if (!doc.positions.empty()) last = doc.positions.back().node;
     stream.documents.push_back(std::move(doc));
   }
   return stream;

@@ -29,6 +29,7 @@ GOLDEN_CASES = [
     ("duplicate_key", ["duplicate_key.yaml"]),
     ("yaml_syntax", ["yaml_syntax.yaml"]),
     ("empty", ["empty.yaml"]),
+    ("stray_comma", ["stray_comma.yaml"]),
     ("only_comments", ["only_comments.yaml"]),
     ("not_mapping", ["not_mapping.yaml"]),
     ("unknown_kind", ["unknown_kind.yaml"]),
