@@ -16,6 +16,7 @@
 #include "compiler/driver/fmt_command.h"
 #include "compiler/driver/graph_view.h"
 #include "compiler/driver/spool.h"
+#include "compiler/driver/validate_command.h"
 #include "compiler/ir/analyze.h"
 #include "compiler/ir/ir_json.h"
 #include "compiler/lsp/lsp.h"
@@ -304,6 +305,8 @@ int Run(int argc, char** argv) {
   FmtOptions fmt_options;
   CLI::App* fmt = AddFmtCommand(app, fmt_options);
 
+  ValidateOptions validate_options;
+  CLI::App* validate = AddValidateCommand(app, validate_options);
   ExplainOptions explain_options;
   CLI::App* explain = AddExplainCommand(app, explain_options);
   CLI::App* docs = AddDocsCommand(app, explain_options);
@@ -322,6 +325,7 @@ int Run(int argc, char** argv) {
   if (compile->parsed()) return RunCompile(options);
   if (check->parsed()) return RunCheck(options);
   if (fmt->parsed()) return RunFmt(fmt_options);
+  if (validate->parsed()) return RunValidate(validate_options);
   if (lsp->parsed()) return lsp::RunLanguageServer(0, 1);
   if (explain->parsed()) return RunExplainCommand(explain_options);
   if (docs->parsed()) return RunDocsCommand(explain_options);

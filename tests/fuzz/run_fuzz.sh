@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan) in build-fuzz/ and runs
-# them for SECONDS in all (default 60), half each: flowc_fuzz over tests/fuzz/corpus,
+# them for SECONDS in all (default 60), a quarter each: flowc_fuzz over tests/fuzz/corpus,
 # seeded with every sample, test flow and error case; flowc_fuzz_lsp (byte streams a
-# client writes to `flowc lsp`) over tests/fuzz/lsp_corpus. Exits non-zero on any crash.
+# client writes to `flowc lsp`) over tests/fuzz/lsp_corpus; flowc_fuzz_cel (CEL rules, as a
+# --schemas CRD brings them to `flowc validate`) over tests/fuzz/cel_corpus; flowc_fuzz_validate
+# (YAML streams for `flowc validate`) over tests/fuzz/validate_corpus, seeded with
+# tests/validate's cases and some YAML goldens. Exits non-zero on any crash.
 #
 #   tests/fuzz/run_fuzz.sh [SECONDS] [--update-corpus]
 #
@@ -15,12 +18,15 @@ update=0
 [ "${2:-}" = "--update-corpus" ] && update=1
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOWC_FUZZ=ON >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target flowc_fuzz flowc_fuzz_lsp >&2
+cmake --build build-fuzz -j"$(nproc)" --target flowc_fuzz flowc_fuzz_lsp flowc_fuzz_cel \
+  flowc_fuzz_validate >&2
 
-half=$(( (seconds + 1) / 2 ))
+half=$(( (seconds + 3) / 4 ))
 work=$(mktemp -d)
 lsp_work=$(mktemp -d)
-trap 'rm -rf "$work" "$lsp_work"' EXIT
+cel_work=$(mktemp -d)
+validate_work=$(mktemp -d)
+trap 'rm -rf "$work" "$lsp_work" "$cel_work" "$validate_work"' EXIT
 cp tests/fuzz/corpus/* samples/*.flow "$work"/ 2>/dev/null || true
 cp tests/errors/*.flow tests/flows/*.flow "$work"/ 2>/dev/null || true
 
@@ -32,7 +38,20 @@ cp tests/fuzz/lsp_corpus/* "$lsp_work"/
 ./build-fuzz/tests/flowc_fuzz_lsp "$lsp_work" -max_total_time="$half" -max_len=16384 -timeout=10 \
   -print_final_stats=1 -dict=tests/fuzz/lsp.dict -artifact_prefix=build-fuzz/lsp- 2>&1 | tail -n 25
 
+cp tests/fuzz/cel_corpus/* "$cel_work"/
+./build-fuzz/tests/flowc_fuzz_cel "$cel_work" -max_total_time="$half" -max_len=4096 -timeout=10 \
+  -print_final_stats=1 -dict=tests/fuzz/cel.dict -artifact_prefix=build-fuzz/cel- 2>&1 | tail -n 25
+
+cp tests/fuzz/validate_corpus/* "$validate_work"/
+cp tests/validate/*.yaml "$validate_work"/
+./build-fuzz/tests/flowc_fuzz_validate "$validate_work" -max_total_time="$half" -max_len=16384 \
+  -timeout=10 -print_final_stats=1 -dict=tests/fuzz/validate.dict \
+  -artifact_prefix=build-fuzz/validate- 2>&1 | tail -n 25
+
 if ((update)); then
   ./build-fuzz/tests/flowc_fuzz -merge=1 -max_len=8192 tests/fuzz/corpus "$work" 2>&1 | tail -n 2
   ./build-fuzz/tests/flowc_fuzz_lsp -merge=1 -max_len=16384 tests/fuzz/lsp_corpus "$lsp_work" 2>&1 | tail -n 2
+  ./build-fuzz/tests/flowc_fuzz_validate -merge=1 -max_len=16384 tests/fuzz/validate_corpus \
+    "$validate_work" 2>&1 | tail -n 2
+  ./build-fuzz/tests/flowc_fuzz_cel -merge=1 -max_len=4096 tests/fuzz/cel_corpus "$cel_work" 2>&1 | tail -n 2
 fi

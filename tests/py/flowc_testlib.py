@@ -16,7 +16,10 @@ SOURCE_DIR = os.environ.get("FLOWC_SOURCE_DIR") or os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FLOWC = os.environ.get("FLOWC") or os.path.join(SOURCE_DIR, "build", "flowc")
 UPDATE = os.environ.get("FLOWC_UPDATE_GOLDENS") == "1"
-VALIDATE = os.path.join(os.path.dirname(SOURCE_DIR), "shared", "conformance", "validate")
+# The team's independent conformance kit, beside the repository where it is present: only
+# test_conformance.py uses it (conformance()), and skips without it.
+CONFORMANCE_DIR = os.path.join(os.path.dirname(SOURCE_DIR), "shared", "conformance")
+CONFORMANCE = os.path.join(CONFORMANCE_DIR, "validate")
 PYTHON = "/usr/bin/python3"
 
 
@@ -77,9 +80,20 @@ def check_golden(golden_path, actual, failures):
 
 
 def validate(paths, *extra):
-    """Runs ../shared/conformance/validate on `paths`; returns (ok, output)."""
-    result = subprocess.run([PYTHON, VALIDATE, *extra, *paths], capture_output=True, text=True)
+    """Runs `flowc validate` on `paths` (extra: --argo-version V ...); returns (ok, output).
+    A crash or a usage error is never a pass: only exit status 0 is."""
+    if not paths:
+        return True, ""
+    result = run_flowc("validate", *extra, *paths)
     return result.returncode == 0, result.stdout + result.stderr
+
+
+def conformance(paths, *extra):
+    """Runs the conformance kit (../shared/conformance/validate) on `paths`; returns
+    (exit status, output). Only for test_conformance.py, which skips when the kit is absent."""
+    result = subprocess.run([PYTHON, CONFORMANCE, *extra, *paths], capture_output=True,
+                            text=True)
+    return result.returncode, result.stdout + result.stderr
 
 
 def diff_pods(expected, actual, where):

@@ -578,7 +578,9 @@ def main():
         # The JobSets as Argo creates them, names and values substituted.
         created = os.path.join(tmp, "created-jobsets.yaml")
         with open(created, "w", encoding="utf-8") as f:
-            yaml.safe_dump_all(jobsets, f, allow_unicode=True, sort_keys=False)
+            # As JSON documents, which Argo's API call sends: PyYAML writes the string "y"
+            # unquoted, which kubectl's YAML 1.1 reader (and flowc validate) takes for true.
+            f.write("".join("---\n" + json.dumps(j, ensure_ascii=False) + "\n" for j in jobsets))
         ok, report = t.validate([created])
         if not ok:
             failures.append(f"validate (JobSets Argo creates):\n{report}")

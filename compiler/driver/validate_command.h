@@ -1,0 +1,31 @@
+// `flowc validate`: checks YAML streams as a cluster would before accepting them
+// (compiler/validate/validate.h). driver.cc registers the subcommand and calls RunValidate when
+// it was given.
+#ifndef FLOWC_DRIVER_VALIDATE_COMMAND_H_
+#define FLOWC_DRIVER_VALIDATE_COMMAND_H_
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace flowc::driver {
+
+struct ValidateOptions {
+  std::vector<std::string> inputs;       // "-": stdin
+  std::string argo_version = "4.1";      // which bundled Argo CRDs serve argoproj.io
+  std::vector<std::string> schema_dirs;  // --schemas: CRDs adding or replacing bundled kinds
+  bool allow_unknown_kinds = false;
+  std::string format = "text";  // how diagnostics are printed: text or sarif
+};
+
+// Adds the `validate` subcommand to `app`, filling `options`.
+CLI::App* AddValidateCommand(CLI::App& app, ValidateOptions& options);
+
+// Validates every input; prints the diagnostics on stderr and "N passed, M failed" on stdout.
+// Returns 0 when every document is valid, 1 otherwise, 2 for a --schemas directory that cannot
+// be used.
+int RunValidate(const ValidateOptions& options);
+
+}  // namespace flowc::driver
+
+#endif  // FLOWC_DRIVER_VALIDATE_COMMAND_H_

@@ -1,0 +1,215 @@
+// Paths, tolerant JSON access, and apimachinery's name syntax: the rules are those of
+// k8s.io/apimachinery/pkg/util/validation/validation.go (IsDNS1123Label, IsDNS1123Subdomain,
+// IsDNS1035Label, IsQualifiedName, IsValidLabelValue), and the messages are its words,
+// RegexError's examples and regex included, so that a user can search for them.
+#include <fmt/format.h>
+
+#include "compiler/validate/checks/internal.h"
+
+namespace flowc::validate::checks {
+namespace {
+
+bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool IsAlnum(char c) { return IsLowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
+
+// [a-z0-9]([-a-z0-9]*[a-z0-9])?
+bool MatchesDns1123Label(std::string_view v) {
+  if (v.empty() || !IsLowerAlnum(v.front()) || !IsLowerAlnum(v.back())) return false;
+  for (char c : v) {
+    if (!IsLowerAlnum(c) && c != '-') return false;
+  }
+  return true;
+}
+
+// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
+bool MatchesQualifiedNamePart(std::string_view v) {
+  if (v.empty() || !IsAlnum(v.front()) || !IsAlnum(v.back())) return false;
+  for (char c : v) {
+    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+std::string MaxLenError(size_t length) {
+  return fmt::format("must be no more than {} characters", length);
+}
+
+// validation.go's RegexError, which writes "'a', " and " or " between examples.
+std::string RegexError(std::string_view message, std::string_view regex,
+                       std::initializer_list<std::string_view> examples) {
+  std::string out(message);
+  out += " (e.g. ";
+  bool first = true;
+  for (std::string_view example : examples) {
+    if (!first) out += " or ";
+    first = false;
+    out += fmt::format("'{}', ", example);
+  }
+  out += fmt::format("regex used for validation is '{}')", regex);
+  return out;
+}
+
+constexpr std::string_view kDns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+constexpr std::string_view kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+
+}  // namespace
+
+Path Path::Key(std::string_view key) const {
+  Path out = *this;
+  if (key.find_first_of(".[]") != std::string_view::npos) {
+    out.text_ += "[" + Quote(key) + "]";
+  } else {
+    if (!out.text_.empty()) out.text_ += '.';
+    out.text_ += key;
+  }
+  return out;
+}
+
+Path Path::Index(size_t index) const {
+  Path out = *this;
+  out.text_ += fmt::format("[{}]", index);
+  return out;
+}
+
+void Sink::Add(const Path& at, std::string message, std::string help) const {
+  report_(Finding{at.str(), std::move(message), std::move(help)});
+}
+
+const Json* Get(const Json* j, std::string_view key) {
+  if (j == nullptr || !j->is_object()) return nullptr;
+  auto it = j->find(key);
+  if (it == j->end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+const std::string* Str(const Json* j) {
+  return j != nullptr && j->is_string() ? &j->get_ref<const std::string&>() : nullptr;
+}
+
+const Json::array_t& Items(const Json* j) {
+  static const Json::array_t kNone;
+  return j != nullptr && j->is_array() ? j->get_ref<const Json::array_t&>() : kNone;
+}
+
+std::string_view StrOr(const Json* j, std::string_view key) {
+  const std::string* s = Str(Get(j, key));
+  return s != nullptr ? std::string_view(*s) : std::string_view();
+}
+
+std::optional<long long> Int(const Json* j) {
+  if (j == nullptr) return std::nullopt;
+  if (j->is_number_integer()) return j->get<long long>();
+  if (j->is_number_unsigned()) return static_cast<long long>(j->get<unsigned long long>());
+  return std::nullopt;
+}
+
+std::string Quote(std::string_view text) { return Json(std::string(text)).dump(); }
+
+std::string Show(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+bool IsTemplated(std::string_view text) { return text.find("{{") != std::string_view::npos; }
+
+std::vector<std::string> IsDns1123Label(std::string_view value) {
+  std::vector<std::string> errors;
+  if (value.size() > 63) errors.push_back(MaxLenError(63));
+  if (!MatchesDns1123Label(value)) {
+    errors.push_back(
+        RegexError("a lowercase RFC 1123 label must consist of lower case "
+                   "alphanumeric characters or '-', and must start and end with an "
+                   "alphanumeric character",
+                   kDns1123LabelFmt, {"my-name", "123-abc"}));
+  }
+  return errors;
+}
+
+std::vector<std::string> IsDns1123Subdomain(std::string_view value) {
+  std::vector<std::string> errors;
+  if (value.size() > 253) errors.push_back(MaxLenError(253));
+  bool ok = true;
+  for (size_t start = 0;;) {
+    size_t dot = value.find('.', start);
+    if (!MatchesDns1123Label(value.substr(start, dot - start))) ok = false;
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  if (!ok) {
+    errors.push_back(RegexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
+        "or '.', and must start and end with an alphanumeric character",
+        "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", {"example.com"}));
+  }
+  return errors;
+}
+
+std::vector<std::string> IsDns1035Label(std::string_view value) {
+  std::vector<std::string> errors;
+  if (value.size() > 63) errors.push_back(MaxLenError(63));
+  if (!MatchesDns1123Label(value) || !(value.front() >= 'a' && value.front() <= 'z')) {
+    errors.push_back(
+        RegexError("a DNS-1035 label must consist of lower case alphanumeric "
+                   "characters or '-', start with an alphabetic character, and end "
+                   "with an alphanumeric character",
+                   "[a-z]([-a-z0-9]*[a-z0-9])?", {"my-name", "abc-123"}));
+  }
+  return errors;
+}
+
+std::vector<std::string> IsQualifiedName(std::string_view value) {
+  std::vector<std::string> errors;
+  std::string_view name = value;
+  size_t slash = value.find('/');
+  if (slash != std::string_view::npos) {
+    if (value.find('/', slash + 1) != std::string_view::npos) {
+      errors.push_back(
+          "a qualified name " +
+          RegexError("must consist of alphanumeric characters, '-', '_' or '.', and must start "
+                     "and end with an alphanumeric character",
+                     kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}) +
+          " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
+      return errors;
+    }
+    std::string_view prefix = value.substr(0, slash);
+    name = value.substr(slash + 1);
+    if (prefix.empty()) {
+      errors.push_back("prefix part must be non-empty");
+    } else {
+      for (const std::string& e : IsDns1123Subdomain(prefix)) errors.push_back("prefix part " + e);
+    }
+  }
+  if (name.empty()) {
+    errors.push_back("name part must be non-empty");
+  } else if (name.size() > 63) {
+    errors.push_back("name part " + MaxLenError(63));
+  }
+  if (!MatchesQualifiedNamePart(name)) {
+    errors.push_back("name part " +
+                     RegexError("must consist of alphanumeric characters, '-', '_' or '.', and "
+                                "must start and end with an alphanumeric character",
+                                kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}));
+  }
+  return errors;
+}
+
+std::vector<std::string> IsValidLabelValue(std::string_view value) {
+  std::vector<std::string> errors;
+  if (value.size() > 63) errors.push_back(MaxLenError(63));
+  if (!value.empty() && !MatchesQualifiedNamePart(value)) {
+    errors.push_back(RegexError(
+        "a valid label must be an empty string or consist of alphanumeric "
+        "characters, '-', '_' or '.', and must start and end with an "
+        "alphanumeric character",
+        "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?", {"MyValue", "my_value", "12345"}));
+  }
+  return errors;
+}
+
+void ReportInvalid(const Sink& sink, const Path& at, std::string_view value,
+                   const std::vector<std::string>& errors, std::string help) {
+  for (const std::string& error : errors) {
+    sink.Add(at, fmt::format("Invalid value: {}: {}", Quote(value), error), help);
+  }
+}
+
+}  // namespace flowc::validate::checks

@@ -1,0 +1,215 @@
+#include "compiler/validate/schema_store.h"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "compiler/validate/embedded.h"
+#include "compiler/validate/json_util.h"
+#include "compiler/validate/schema_index.h"
+#include "compiler/validate/yaml_reader.h"
+
+namespace flowc::validate {
+
+struct SchemaStore::Source {
+  KindRow row;
+  std::string source;  // for messages
+  size_t embedded_file = 0;
+  std::shared_ptr<const nlohmann::json> document;  // a --schemas CRD; null: embedded
+};
+
+SchemaStore::~SchemaStore() = default;
+
+namespace {
+
+bool ArgoVersionMatches(std::string_view version, std::string_view wanted) {
+  // "v4.1.2" serves --argo-version 4.1.
+  return version.size() > wanted.size() + 1 && version.substr(1, wanted.size()) == wanted &&
+         version[wanted.size() + 1] == '.';
+}
+
+}  // namespace
+
+SchemaStore::SchemaStore(std::string argo_version) : argo_version_(std::move(argo_version)) {
+  // Built-ins first, CRDs after: a CRD wins a clash, as it would on a cluster.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < embedded::kKindCount; ++i) {
+      const embedded::Kind& k = embedded::kKinds[i];
+      if (k.is_crd != (pass == 1)) continue;
+      const embedded::File& f = embedded::kFiles[k.file];
+      if (f.family == "argo-workflows" && !ArgoVersionMatches(f.version, argo_version_)) continue;
+      auto source = std::make_shared<Source>();
+      source->row = KindRow{std::string(k.api_version), std::string(k.kind), std::string(k.scope),
+                            std::string(k.selector), k.is_crd};
+      source->source = fmt::format("{}@{}", f.family, f.version);
+      source->embedded_file = k.file;
+      sources_[{source->row.api_version, source->row.kind}] = source;
+      // ClusterWorkflowTemplate's schema equals WorkflowTemplate's apart from descriptions
+      // (compiler/validate/schemas/argo-workflows@*/SOURCE.md), so it is served from it.
+      if (k.kind == "WorkflowTemplate" && k.api_version.substr(0, 12) == "argoproj.io/") {
+        auto alias = std::make_shared<Source>(*source);
+        alias->row.kind = "ClusterWorkflowTemplate";
+        alias->row.scope = "Cluster";
+        sources_[{alias->row.api_version, alias->row.kind}] = alias;
+      }
+    }
+  }
+}
+
+const nlohmann::json& SchemaStore::EmbeddedFile(size_t index) {
+  auto it = embedded_files_.find(index);
+  if (it != embedded_files_.end()) return it->second;
+  const embedded::File& f = embedded::kFiles[index];
+  std::string raw(f.raw_size, '\0');
+  uLongf size = f.raw_size;
+  nlohmann::json docs;
+  if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &size, f.data, f.size) == Z_OK &&
+      size == f.raw_size) {
+    docs = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
+  }
+  if (!docs.is_array()) docs = nlohmann::json::array();  // cannot happen: built by our tool
+  return embedded_files_[index] = std::move(docs);
+}
+
+const nlohmann::json& SchemaStore::Definitions() {
+  if (!definitions_) {
+    definitions_ = std::make_unique<nlohmann::json>(nlohmann::json::object());
+    for (size_t i = 0; i < embedded::kFileCount; ++i) {
+      if (embedded::kFiles[i].name != "definitions.json") continue;
+      for (const nlohmann::json& doc : EmbeddedFile(i)) {
+        if (doc.is_object() && doc.contains("definitions") && doc["definitions"].is_object()) {
+          definitions_->update(doc["definitions"]);
+        }
+      }
+    }
+  }
+  return *definitions_;
+}
+
+bool SchemaStore::AddDirectory(const std::string& dir, diag::Diagnostics& diagnostics,
+                               std::vector<std::unique_ptr<diag::SourceFile>>& files) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    diagnostics.Report(diag::Code::kSchemaFile, nullptr, {},
+                       fmt::format("--schemas '{}' is not a directory", dir));
+    return false;
+  }
+  std::vector<std::string> paths;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string ext = it->path().extension().string();
+    if (ext == ".yaml" || ext == ".yml" || ext == ".json") paths.push_back(it->path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  bool ok = true;
+  for (const std::string& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      diagnostics.Report(diag::Code::kSchemaFile, nullptr, {},
+                         fmt::format("cannot read schema file '{}'", path));
+      ok = false;
+      continue;
+    }
+    const diag::SourceFile& file =
+        *files.emplace_back(std::make_unique<diag::SourceFile>(path, text.str()));
+    YamlStream stream = ReadYamlStream(file);  // JSON is YAML
+    if (stream.error) {
+      diagnostics.Report(diag::Code::kSchemaFile, &file, stream.error->first, stream.error->second);
+      ok = false;
+      continue;
+    }
+    std::vector<std::pair<const nlohmann::json*, diag::SourceRange>> crds;
+    for (const YamlDocument& doc : stream.documents) {
+      if (IsCrd(doc.value)) {
+        crds.emplace_back(&doc.value, doc.Locate({}));
+      } else if (doc.value.is_object() && Str(doc.value, "kind") == "List" &&
+                 doc.value.contains("items") && doc.value["items"].is_array()) {
+        // `kubectl get crd -o yaml`
+        for (const nlohmann::json& item : doc.value["items"]) {
+          if (IsCrd(item)) crds.emplace_back(&item, doc.Locate({}));
+        }
+      }
+    }
+    size_t added = 0;
+    for (const auto& [crd, range] : crds) {
+      auto shared = std::make_shared<const nlohmann::json>(*crd);
+      for (const KindRow& row : KindsOf(*shared, {})) {
+        auto source = std::make_shared<Source>();
+        source->row = row;
+        source->source = path;
+        source->document = shared;
+        built_.erase({row.api_version, row.kind});
+        sources_[{row.api_version, row.kind}] = source;
+        ++added;
+      }
+    }
+    if (added == 0) {
+      diagnostics
+          .Report(diag::Code::kSchemaFile, &file,
+                  stream.documents.empty() ? diag::SourceRange{} : stream.documents[0].Locate({}),
+                  fmt::format("'{}' holds no CustomResourceDefinition with a served version and "
+                              "an openAPIV3Schema",
+                              path))
+          .SetHelp("--schemas reads CRD YAML files, or the output of `kubectl get crd -o yaml`");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+const KindSchema* SchemaStore::Find(const std::string& api_version, const std::string& kind,
+                                    std::string* error) {
+  auto key = std::make_pair(api_version, kind);
+  if (auto it = built_.find(key); it != built_.end()) return it->second.get();
+  auto it = sources_.find(key);
+  if (it == sources_.end()) return nullptr;
+  const Source& source = *it->second;
+  auto out = std::make_unique<KindSchema>();
+  out->api_version = api_version;
+  out->kind = kind;
+  out->scope = source.row.scope;
+  out->source = source.source;
+  out->definitions = &Definitions();
+  if (source.row.is_crd) {
+    const nlohmann::json* crd = source.document.get();
+    if (crd == nullptr) {
+      // ClusterWorkflowTemplate is served from the WorkflowTemplate CRD (the constructor).
+      std::string wanted = kind == "ClusterWorkflowTemplate" ? "WorkflowTemplate" : kind;
+      for (const nlohmann::json& doc : EmbeddedFile(source.embedded_file)) {
+        if (IsCrd(doc) && !KindsOf(doc, {}).empty() &&
+            Str(doc["spec"]["names"], "kind") == wanted) {
+          crd = &doc;
+        }
+      }
+    }
+    if (crd != nullptr) {
+      for (const nlohmann::json& v : (*crd)["spec"]["versions"]) {
+        if (v.is_object() && Str(v, "name") == source.row.selector) {
+          out->openapi = &v["schema"]["openAPIV3Schema"];
+        }
+      }
+    }
+    if (out->openapi == nullptr || !out->openapi->is_object()) {
+      *error =
+          fmt::format("the schema of {} {} in {} cannot be read", api_version, kind, source.source);
+      return nullptr;
+    }
+  } else {
+    out->definition = source.row.selector;
+  }
+  return (built_[key] = std::move(out)).get();
+}
+
+std::vector<std::string> SchemaStore::KnownKinds() const {
+  std::vector<std::string> out;
+  for (const auto& [key, source] : sources_) out.push_back(key.first + " " + key.second);
+  return out;
+}
+
+}  // namespace flowc::validate

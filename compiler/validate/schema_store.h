@@ -1,0 +1,63 @@
+// The schemas `flowc validate` knows: the bundled ones (embedded.h), chosen by version, and
+// those of --schemas directories, which add kinds or replace bundled ones. A bundled file is
+// decompressed and parsed the first time a document needs it, and kept for the rest of the run.
+#ifndef FLOWC_VALIDATE_SCHEMA_STORE_H_
+#define FLOWC_VALIDATE_SCHEMA_STORE_H_
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/diag/diagnostics.h"
+
+namespace flowc::validate {
+
+// A kind's schema as upstream wrote it; schema_check.cc translates the part a document uses.
+struct KindSchema {
+  std::string api_version;
+  std::string kind;
+  std::string scope;                            // "Namespaced" or "Cluster"
+  std::string source;                           // "argo-workflows@v4.1.2", or the --schemas file
+  const nlohmann::json* openapi = nullptr;      // a CRD's openAPIV3Schema; null for a built-in kind
+  std::string definition;                       // a built-in kind's definition name
+  const nlohmann::json* definitions = nullptr;  // the Kubernetes definitions
+};
+
+class SchemaStore {
+ public:
+  // `argo_version`: "3.7" or "4.1", which bundled Argo CRDs serve argoproj.io.
+  explicit SchemaStore(std::string argo_version);
+  ~SchemaStore();
+
+  // Reads every *.yaml, *.yml and *.json file of `dir` (CRD files, or `kubectl get crd -o yaml`
+  // output, a List of CRDs): their kinds replace bundled ones. A file that holds no CRD, or
+  // cannot be read, is reported into `diagnostics` (which keeps `files` alive for its ranges).
+  bool AddDirectory(const std::string& dir, diag::Diagnostics& diagnostics,
+                    std::vector<std::unique_ptr<diag::SourceFile>>& files);
+
+  // The schema of apiVersion/kind, or null when none is known. `error` says why a known kind's
+  // schema could not be built (a corrupt --schemas CRD).
+  const KindSchema* Find(const std::string& api_version, const std::string& kind,
+                         std::string* error);
+
+  // Every apiVersion/kind pair known, for a did-you-mean.
+  std::vector<std::string> KnownKinds() const;
+
+ private:
+  struct Source;
+  const nlohmann::json& Definitions();
+  const nlohmann::json& EmbeddedFile(size_t index);
+
+  std::string argo_version_;
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<Source>> sources_;
+  std::map<size_t, nlohmann::json> embedded_files_;
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<KindSchema>> built_;
+  std::unique_ptr<nlohmann::json> definitions_;
+};
+
+}  // namespace flowc::validate
+
+#endif  // FLOWC_VALIDATE_SCHEMA_STORE_H_
