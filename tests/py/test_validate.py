@@ -79,7 +79,7 @@ def main():
     expect("an unknown --format is a usage error", usage.returncode == 2, usage.stderr)
 
     # '-' reads stdin, and names it <stdin>.
-    with open(invalid, encoding="utf-8") as f:
+    with open(os.path.join(t.SOURCE_DIR, invalid), encoding="utf-8") as f:
         text = f.read()
     result = t.run_flowc("validate", "-", input=text)
     expect("stdin is read", result.returncode == 1 and "<stdin>:8:7: error: JobSet/wrong-types"
