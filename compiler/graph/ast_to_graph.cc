@@ -1,5 +1,5 @@
 // AST -> step graph: names, params, decorators, the shape of the graph and
-// the references in run strings, each checked against DSL.md.
+// the references in run strings, each checked against docs/language.md.
 #include <algorithm>
 #include <functional>
 #include <queue>

@@ -1,4 +1,4 @@
-// `@code`: local files shipped to the pods (DSL.md, "Language v2"). The rules
+// `@code`: local files shipped to the pods (docs/code.md). The rules
 // of its arguments, and what a step's flow-level and step-level `@code`
 // resolve to. The decorator table (decorators.cc) checks each argument's type;
 // this file checks how they combine and reads the files (project_files.h).

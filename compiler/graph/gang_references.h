@@ -1,6 +1,6 @@
 // Where gang references may appear: `{{num_nodes}}`, `{{node_index}}` and
 // `{{main_addr}}` name values that only the pods of a @parallel step have
-// (DSL.md "Gang references"), so each use that reaches another step is an
+// (docs/language.md "Gang references"), so each use that reaches another step is an
 // error, in its `run` or in the @environment it gets.
 //
 // Called by BuildGraph (ast_to_graph.cc); templating.cc finds the references.

@@ -1,9 +1,9 @@
 // The step graph: the AST with names resolved, decorators checked and merged,
-// and every split matched with its join (DSL.md "The graph", "Decorators").
+// and every split matched with its join (docs/language.md "`next` and the graph", "Decorators").
 //
 // Built by BuildGraph (ast_to_graph.cc) and consumed only by the IR lowering,
 // which takes it by value and frees each step as it lowers it.
-// A graph that BuildGraph returns is valid: every rule of DSL.md holds, so
+// A graph that BuildGraph returns is valid: every rule of docs/language.md holds, so
 // the lowering never has to report an error.
 #ifndef FLOWC_GRAPH_GRAPH_H_
 #define FLOWC_GRAPH_GRAPH_H_

@@ -1,5 +1,4 @@
-// `@neuron`: Neuron devices through Dynamic Resource Allocation (DSL.md,
-// "Language v2"). The rules of its arguments, and what a step's flow-level and
+// `@neuron`: Neuron devices through Dynamic Resource Allocation (docs/neuron.md). The rules of its arguments, and what a step's flow-level and
 // step-level `@neuron` resolve to. The decorator table (decorators.cc) checks
 // each argument's type and range; this file checks how they combine.
 //

@@ -1,5 +1,5 @@
 // Params: each declaration checked (duplicates, reserved names, types and
-// defaults, DSL.md "Grammar") and turned into a graph::Param.
+// defaults, docs/language.md "Grammar") and turned into a graph::Param.
 //
 // Used by BuildGraph (ast_to_graph.cc) before the steps, which refer to the
 // params by name.

@@ -16,7 +16,7 @@ struct Quantity {
   double bytes = 0;
 };
 
-// `mb` megabytes (10^6 bytes), written "<mb>M" as DSL.md prescribes.
+// `mb` megabytes (10^6 bytes), written "<mb>M" as docs/language.md prescribes.
 Quantity QuantityFromMb(int64_t mb);
 
 struct QuantityError {

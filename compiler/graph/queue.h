@@ -1,4 +1,4 @@
-// `@queue`: the Kueue LocalQueue and WorkloadPriorityClass of a step (DSL.md "Language v3").
+// `@queue`: the Kueue LocalQueue and WorkloadPriorityClass of a step (docs/kueue.md).
 // What a step's flow-level and step-level `@queue` resolve to, argument by argument, and the
 // rules no single argument shows: a queue needs a name somewhere, and the Kueue labels are
 // written by `@queue` alone. The decorator table (decorator_table.cc) checks each argument's

@@ -1,4 +1,4 @@
-// The `{{name}}` references of run strings (DSL.md "Templating"): each names a param, `item`
+// The `{{name}}` references of run strings (docs/language.md "References in strings"): each names a param, `item`
 // (inside a foreach body) or `run_id`. Called by BuildGraph (ast_to_graph.cc) once the
 // graph's shape is known; templating.cc splits the text into references.
 #ifndef FLOWC_GRAPH_REFERENCES_H_

@@ -1,6 +1,6 @@
-// References in user text: `{{name}}`, `{{item}}`, `{{run_id}}` (DSL.md
+// References in user text: `{{name}}`, `{{item}}`, `{{run_id}}` (docs/language.md
 // "References in strings") and the gang references `{{num_nodes}}`,
-// `{{node_index}}`, `{{main_addr}}` (DSL.md "Gang references").
+// `{{node_index}}`, `{{main_addr}}` (docs/language.md "Gang references").
 //
 // A run string is split once, here, into literal text and references; every
 // backend translates the references into its own templating and escapes the

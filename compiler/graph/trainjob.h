@@ -1,5 +1,4 @@
-// `@trainjob`: a `@parallel` step as a Kubeflow Trainer TrainJob (DSL.md,
-// "Language v2"). The rules that involve the whole step, and what a step's
+// `@trainjob`: a `@parallel` step as a Kubeflow Trainer TrainJob (docs/trainjob.md). The rules that involve the whole step, and what a step's
 // `@trainjob` resolves to. The decorator table (decorators.cc) checks each
 // argument's type, range and name syntax; ResolveStepConfig calls
 // ResolveTrainJob once the rest of the step is resolved.

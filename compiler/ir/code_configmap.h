@@ -1,4 +1,4 @@
-// The lowering of `@code` (DSL.md, "Language v2"): a step's shipped files as
+// The lowering of `@code` (docs/code.md): a step's shipped files as
 // an immutable v1 ConfigMap beside the pods, and the volume, read-only mount
 // and working directory of the step's pod. Used by LowerToIr only.
 //

@@ -22,7 +22,7 @@ int64_t DefaultTmpfsMib(const graph::Quantity& memory) {
   return static_cast<int64_t>(std::ceil(memory.bytes / 2 / 1048576.0));
 }
 
-// The pod's own variable a gang reference reads (DSL.md "Gang references").
+// The pod's own variable a gang reference reads (docs/language.md "Gang references").
 const char* GangVariable(const std::string& name) {
   if (name == "num_nodes") return kEnvNumNodes;
   if (name == "node_index") return kEnvNodeIndex;

@@ -6,7 +6,7 @@
 namespace flowc::ir {
 namespace {
 
-// The parameters' apiVersion, as DSL.md fixes it from the AWS Neuron DRA
+// The parameters' apiVersion, as docs/neuron.md fixes it from the AWS Neuron DRA
 // documentation's examples (aws-neuron/aws-neuron-sdk,
 // containers/files/specs/lnc-setting-trn2.yaml).
 constexpr const char* kNeuronConfigApiVersion = "neuron.aws.com/v1alphav1";

@@ -1,4 +1,4 @@
-// The lowering of `@neuron` (DSL.md, "Language v2"): a step's Neuron request
+// The lowering of `@neuron` (docs/neuron.md): a step's Neuron request
 // as a resource.k8s.io/v1 ResourceClaimTemplate, and the name flowc gives it.
 // Used by LowerToIr only; the template becomes an object beside the pods.
 #ifndef FLOWC_IR_NEURON_CLAIMS_H_

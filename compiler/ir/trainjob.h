@@ -1,4 +1,4 @@
-// The lowering of `@trainjob` (DSL.md, "Language v2"): what a @parallel step
+// The lowering of `@trainjob` (docs/trainjob.md): what a @parallel step
 // that runs as a Kubeflow Trainer v2.3 TrainJob needs in the IR, and the
 // names the Trainer gives things. Used by LowerToIr; backends/k8s/trainjob.*
 // writes the TrainJob and the TrainingRuntime from it.

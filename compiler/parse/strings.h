@@ -1,4 +1,4 @@
-// Decoding of string literals (DSL.md "Lexical rules").
+// Decoding of string literals (docs/language.md "Lexical rules").
 //
 // Shared by the parse stage, which decodes every literal, and by later stages
 // that need to point at a position inside a literal (a bad `{{ref}}`).

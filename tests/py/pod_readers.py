@@ -160,7 +160,7 @@ def bound_pod(ir_pod, bind):
     """The IR pod `ir_pod` with each command argument as the container receives it when the
     references named in `bind` stand for their text: each literal part as kubelet reads it
     (the IR escaped each one for kubelet), each bound reference its text exactly, any other
-    reference spelled `{{name}}`. References live only in commands (DSL.md)."""
+    reference spelled `{{name}}`. References live only in commands (docs/language.md)."""
     def received(arg):
         parts = []
         last = 0
@@ -405,7 +405,7 @@ def argo_pods(yaml_text, ir, problems=None, where=None):
             else:
                 pod = argo_container_pod(workflow, tpl, at, problems)
                 label = f"template {tpl['name']}"
-            # References exist only in commands (DSL.md): elsewhere an Argo variable stays
+            # References exist only in commands (docs/language.md): elsewhere an Argo variable stays
             # as it is, and differs from the IR.
             pod = map_strings(pod, lambda text: argo_flow_spelling(text, references=False))
             pod = _with_commands(pod, argo_flow_spelling)

@@ -1,4 +1,4 @@
-"""Gang references on every target (DSL.md "Gang references"; issue 14).
+"""Gang references on every target (docs/language.md "Gang references"; issue 14).
 
 Compiles tests/flows/gang_refs.flow for argo, airflow and jobset and reads each target's pods
 back with the independent readers of tests/py/pod_readers.py (python3-yaml; the Airflow DAG

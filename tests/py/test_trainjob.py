@@ -1,4 +1,4 @@
-"""Kubeflow Trainer TrainJobs of @trainjob steps (issue 11; DSL.md "Language v2").
+"""Kubeflow Trainer TrainJobs of @trainjob steps (issue 11; docs/trainjob.md).
 
 For every samples/trainjob_*.flow, compiled for Argo 3.7 and 4.1:
   - the stream holds the IR's TrainingRuntime (tests/py/trainer_model.runtime_problems), and
