@@ -8,19 +8,22 @@
 #include "compiler/driver/driver.h"
 #include "compiler/driver/files.h"
 #include "compiler/driver/spool.h"
+#include "compiler/driver/validate_command.h"
 #include "compiler/explain/explain.h"
 
 namespace flowc::driver {
 namespace {
 
 // An example goes through the same stages as a user's flow: Analyze for `check`, Compile for
-// `compile --target`.
-void RunStages(const diag::SourceFile& file, std::string_view target,
+// `compile --target`, and `validate`'s own path for a YAML example.
+void RunStages(const diag::SourceFile& file, const explain::Invocation& how,
                diag::Diagnostics& diagnostics) {
-  if (target.empty()) {
+  if (how.validate) {
+    ValidateWithDefaults(file, diagnostics);
+  } else if (how.target.empty()) {
     Analyze(file, diagnostics);
   } else {
-    Compile(file, target, diagnostics);
+    Compile(file, how.target, diagnostics);
   }
 }
 

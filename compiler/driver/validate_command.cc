@@ -33,6 +33,16 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateOptions& options) {
   return validate;
 }
 
+namespace {
+
+validate::Options CheckOptions(const ValidateOptions& options) {
+  validate::Options out;
+  out.allow_unknown_kinds = options.allow_unknown_kinds;
+  return out;
+}
+
+}  // namespace
+
 int RunValidate(const ValidateOptions& options) {
   DiagnosticPrinter printer(options.format, /*werror=*/false);
   // Kept until the exit, which main() takes without running static destructors: taking apart
@@ -53,8 +63,7 @@ int RunValidate(const ValidateOptions& options) {
     printer.Finish();
     return kExitUsage;
   }
-  validate::Options validate_options;
-  validate_options.allow_unknown_kinds = options.allow_unknown_kinds;
+  validate::Options validate_options = CheckOptions(options);
   validate_options.keep_documents = true;
   validate::Counts counts;
   std::vector<std::unique_ptr<diag::SourceFile>> files;
@@ -78,6 +87,13 @@ int RunValidate(const ValidateOptions& options) {
   if (counts.skipped > 0) std::cout << fmt::format(", {} skipped (no schema)", counts.skipped);
   std::cout << "\n";
   return counts.failed > 0 ? kExitDiagnostics : kExitOk;
+}
+
+void ValidateWithDefaults(const diag::SourceFile& file, diag::Diagnostics& diagnostics) {
+  ValidateOptions defaults;
+  validate::SchemaStore store(defaults.argo_version);
+  validate::Counts counts;
+  validate::ValidateFile(file, store, CheckOptions(defaults), diagnostics, counts);
 }
 
 }  // namespace flowc::driver

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/diag/diagnostics.h"
+
 namespace flowc::driver {
 
 struct ValidateOptions {
@@ -25,6 +27,10 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateOptions& options);
 // Returns 0 when every document is valid, 1 otherwise, 2 for a --schemas directory that cannot
 // be used.
 int RunValidate(const ValidateOptions& options);
+
+// Validates `file` as `flowc validate FILE` does with no option, reporting into `diagnostics`:
+// `flowc explain` runs its YAML examples through it.
+void ValidateWithDefaults(const diag::SourceFile& file, diag::Diagnostics& diagnostics);
 
 }  // namespace flowc::driver
 

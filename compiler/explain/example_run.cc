@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::string_view kTarget = "# target: ";
 constexpr std::string_view kBeside = "# beside the flow: ";
+constexpr std::string_view kValidate = "# flowc validate";
 
 struct Fixture {
   std::string name;
@@ -48,9 +49,10 @@ bool ExpandStandIns(std::string& text) {
 // folder and its files removed) whatever the stages do.
 class ScratchFolder {
  public:
-  // The flow itself is written there too, as example.flow: a glob of `@code` sees it, as it
-  // sees a user's flow in its folder.
-  ScratchFolder(const std::vector<Fixture>& fixtures, const std::string& flow) {
+  // The flow itself is written there too, as `name`: a glob of `@code` sees it, as it sees a
+  // user's flow in its folder.
+  ScratchFolder(const std::vector<Fixture>& fixtures, std::string_view name,
+                const std::string& flow) {
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = fmt::format("{}/flowc-example-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     std::vector<char> buffer(pattern.begin(), pattern.end());
@@ -62,7 +64,7 @@ class ScratchFolder {
       std::ofstream(file, std::ios::binary) << std::string(f.bytes, '\0');
       files_.push_back(file);
     }
-    std::string file = path_ + "/" + std::string(kExampleFile);
+    std::string file = path_ + "/" + std::string(name);
     std::ofstream(file, std::ios::binary) << flow;
     files_.push_back(file);
     previous_ = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -96,6 +98,7 @@ ExampleRun RunExample(std::string_view example, const Runner& run) {
     if (start == 0 && line.substr(0, kTarget.size()) == kTarget) {
       out.target = std::string(line.substr(kTarget.size()));
     }
+    if (start == 0 && line == kValidate) out.validate = true;
     Fixture fixture;
     if (line.substr(0, kBeside.size()) == kBeside &&
         ParseFixture(line.substr(kBeside.size()), &fixture)) {
@@ -115,10 +118,11 @@ ExampleRun RunExample(std::string_view example, const Runner& run) {
     out.why_text = "It holds a byte that is not UTF-8, shown here as `<XX>`:";
   }
   {
-    ScratchFolder folder(fixtures, text);
-    diag::SourceFile file(std::string(kExampleFile), std::move(text));
+    std::string_view name = out.validate ? kExampleYamlFile : kExampleFile;
+    ScratchFolder folder(fixtures, name, text);
+    diag::SourceFile file(std::string(name), std::move(text));
     diag::Diagnostics diagnostics;
-    run(file, out.target, diagnostics);
+    run(file, Invocation{out.target, out.validate}, diagnostics);
     diagnostics.SortBySource();
     out.reported = diag::RenderText(diagnostics.all());
   }

@@ -12,7 +12,10 @@ namespace flowc::explain {
 
 struct ExampleRun {
   std::string target;  // from a first line `# target: NAME`; "" for `flowc check`
-  std::string shown;   // the example as the page shows it (valid UTF-8)
+  // From a first line `# flowc validate`: a YAML document `flowc validate` checks, which the
+  // page shows as a ```yaml block (tests/py/test_docs.py checks those too).
+  bool validate = false;
+  std::string shown;  // the example as the page shows it (valid UTF-8)
   // It is a flow as written (with the files it asks for beside it), so the page shows it as a
   // ```flow block, which tests/py/test_docs.py checks; else as text.
   bool whole_flow = true;
@@ -22,9 +25,11 @@ struct ExampleRun {
 
 // The file name the example runs as, and so the one its diagnostics print.
 inline constexpr std::string_view kExampleFile = "example.flow";
+inline constexpr std::string_view kExampleYamlFile = "example.yaml";
 
 // Runs `example`, with each `<x repeated N times>` replaced by as many x, as the file
-// example.flow of a new folder (made and removed here) that holds the files its
+// example.flow (example.yaml for `# flowc validate`) of a new folder (made and removed here) that
+// holds the files its
 // `# beside the flow: NAME, N bytes` lines ask for, N zero bytes each, and nothing else: what
 // `@code` finds is independent of where flowc runs (tests/py/test_docs.py does the same).
 ExampleRun RunExample(std::string_view example, const Runner& run);

@@ -33,6 +33,28 @@ std::string_view Bound(char letter, bool last) {
   return found;
 }
 
+// Why a code has no example (examples.def holds "" for it).
+std::string_view NoExample(diag::Code code) {
+  switch (code) {
+    case diag::Code::kSchemaFile:
+      return "No example: this code points into a file of the `--schemas` folder, not into the "
+             "YAML being validated, so no document shows it alone.";
+    case diag::Code::kUnreadableInput:
+      return "No example: whether flowc reports this code depends on the machine it runs on, "
+             "not on the YAML alone.";
+    default:
+      return "No example: whether flowc reports this code depends on the machine it runs on, "
+             "not on the flow alone.";
+  }
+}
+
+// The command an example's output is shown under.
+std::string Command(const ExampleRun& example) {
+  if (example.validate) return "`flowc validate` prints on stderr:";
+  if (example.target.empty()) return "`flowc check` prints:";
+  return fmt::format("`flowc compile --target {}` prints:", example.target);
+}
+
 }  // namespace
 
 std::string Section(diag::Code code, const Runner& run) {
@@ -40,19 +62,15 @@ std::string Section(diag::Code code, const Runner& run) {
   std::string out = fmt::format("## {}\n\n**{}.** {}\n\n", diag::CodeString(code),
                                 Capitalized(text.title), text.meaning);
   if (text.example.empty()) {
-    out +=
-        "No example: whether flowc reports this code depends on the machine it runs on, not "
-        "on the flow alone.\n\n";
+    out += fmt::format("{}\n\n", NoExample(code));
   } else {
     ExampleRun example = RunExample(text.example, run);
     if (example.whole_flow) {
-      out += Fenced("flow", example.shown);
+      out += Fenced(example.validate ? "yaml" : "flow", example.shown);
     } else {
       out += example.why_text + "\n\n" + Fenced("text", example.shown);
     }
-    out += example.target.empty()
-               ? "\n`flowc check` prints:\n\n"
-               : fmt::format("\n`flowc compile --target {}` prints:\n\n", example.target);
+    out += fmt::format("\n{}\n\n", Command(example));
     out += Fenced("text", example.reported) + "\n";
   }
   out += fmt::format("**To fix it:** {}\n", text.fix);
@@ -75,7 +93,9 @@ std::string DiagnosticsPage(const Runner& run) {
       "flowc prints for it, and says how to fix it. In an example, the comment `# error: CODE` "
       "(or `# warning: CODE`) sits on the line flowc points at. An example whose first line is "
       "`# target: NAME` reports its code when compiled for that target "
-      "(`flowc compile --target NAME`); the others report it under `flowc check`.\n"
+      "(`flowc compile --target NAME`); the others report it under `flowc check`. The codes of "
+      "`flowc validate` (E070 to E077) show a YAML document instead, whose first line is "
+      "`# flowc validate`.\n"
       "\n"
       "| Code | What |\n"
       "|------|------|\n";

@@ -4,7 +4,7 @@
 // examples (examples.def), and the decorator table (compiler/graph/decorator_table.cc), whose
 // Markdown the language server's hover shows too (compiler/lsp/docs.h). An example's message is
 // never written by hand: it is what the stages report for it, run through `Runner`, which the
-// driver gives (its own `check` and `compile` pipeline), so this folder copies no stage.
+// driver gives (its own `check`, `compile` and `validate` paths), so this folder copies no stage.
 #ifndef FLOWC_EXPLAIN_EXPLAIN_H_
 #define FLOWC_EXPLAIN_EXPLAIN_H_
 
@@ -19,9 +19,15 @@
 
 namespace flowc::explain {
 
-// Runs the stages on `file` as `flowc check` does when `target` is empty, and as `flowc compile
-// --target TARGET` does otherwise, reporting into `diagnostics`.
-using Runner = std::function<void(const diag::SourceFile& file, std::string_view target,
+// The command an example runs under: `flowc validate` for a YAML example, else `flowc check`
+// when `target` is empty and `flowc compile --target TARGET` otherwise.
+struct Invocation {
+  std::string_view target;
+  bool validate = false;
+};
+
+// Runs the stages on `file` as `how` says, reporting into `diagnostics`.
+using Runner = std::function<void(const diag::SourceFile& file, const Invocation& how,
                                   diag::Diagnostics& diagnostics)>;
 
 // The section of docs/diagnostics.md for `code`, from its "## E014" heading to the end of its

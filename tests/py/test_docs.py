@@ -9,6 +9,9 @@
   `# beside the flow: NAME, N bytes` makes a file of N bytes beside it. `<!-- flow-dir: PATH
   -->` on the line before a block checks it from a copy of that folder of the repository (for
   `@code`, whose files must exist).
+- Every ```yaml block whose first line is `# flowc validate` (docs/diagnostics.md's examples of
+  E070 to E077) is checked with `flowc validate` the same way: exactly its marked codes at its
+  marked lines. A ```yaml block with such a marker but not that first line is a failure.
 - The README's Argo excerpt is a piece of what its flow compiles to, line for line.
 - docs/cli.md names every command `flowc --help` lists and, in each command's options table,
   every option its `--help` lists, and nothing else.
@@ -128,19 +131,54 @@ def check_flow_block(page, line, body, before):
            f"status {r.returncode}, marked {sorted(want)}, reported {sorted(got)}:\n{r.stderr}")
 
 
+def check_yaml_block(page, line, body):
+    where = f"{page}:{line}"
+    want = set()
+    for n, text in enumerate(body.split("\n"), 1):
+        for kind, code in EXPECTED.findall(text):
+            want.add((n, code, kind))
+    tmp = tempfile.mkdtemp(prefix="flowc-docs-")
+    try:
+        path = os.path.join(tmp, "example.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(body)
+        r = lib.run_flowc("validate", path, "--format", "sarif")
+    finally:
+        shutil.rmtree(tmp)
+    try:
+        results = json.loads(r.stderr or "{}")["runs"][0]["results"]
+        got = {(res["locations"][0]["physicalLocation"]["region"]["startLine"], res["ruleId"],
+                res["level"]) for res in results}
+    except (json.JSONDecodeError, KeyError, IndexError) as e:
+        expect(f"{where}: flowc validate prints SARIF", False, f"{e}: {r.stderr}")
+        return
+    status = 1 if any(kind == "error" for _, _, kind in want) else 0
+    expect(f"{where}: the YAML example reports exactly its marked codes",
+           got == want and r.returncode == status,
+           f"status {r.returncode}, marked {sorted(want)}, reported {sorted(got)}:\n{r.stderr}")
+
+
 def check_examples():
     flows = 0
+    yamls = 0
     for page in pages():
         for tag, line, body, before in blocks(read(page)):
             if tag == "flow":
                 flows += 1
                 check_flow_block(page, line, body, before)
+            elif tag == "yaml" and body.split("\n")[0] == "# flowc validate":
+                yamls += 1
+                check_yaml_block(page, line, body)
             elif tag != "text":
                 # A flow written in another block would escape the check above.
                 header = next((l for l in body.split("\n") if FLOW_HEADER.match(l)), None)
                 expect(f"{page}:{line}: a flow example is a ```flow block", header is None,
                        f"a ```{tag} block holds {header!r}")
+                # A YAML example without its first line would escape check_yaml_block.
+                expect(f"{page}:{line}: a marked YAML example starts with `# flowc validate`",
+                       tag != "yaml" or not EXPECTED.search(body), body[:200])
     expect("the docs hold flow examples", flows >= 20, f"only {flows}")
+    expect("the docs hold validate's YAML examples", yamls >= 6, f"only {yamls}")
 
 
 def check_readme_excerpt():
