@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """`flowc validate` against the team's independent conformance kit (../shared/conformance),
 where it is present: on every YAML golden file of the compiler and every file under the kit's
-examples/, both must pass the same documents, and where the kit finds a problem flowc must
-report one at the same document and path (and the other way round).
+examples/, and on the outputs of flows past Argo's limits (bench/gen_flow.py's 201, 250, 1,000
+and 10,000 steps, split into nested DAGs and further WorkflowTemplates, for Argo 4.1 and 3.7),
+both must pass the same documents, and where the kit finds a problem flowc must report one at
+the same document and path (and the other way round).
 
 Without the kit beside the repository this test is skipped: it prints why and exits 77, which
 tests/CMakeLists.txt gives ctest as the skip status."""
 import glob
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import flowc_testlib as t  # noqa: E402
@@ -132,6 +136,24 @@ def main():
         else:
             ok, out = t.validate([example])
             expect(f"{os.path.basename(example)} passes", ok, out)
+    # Flows past Argo's limits (issue 33): the kit's second opinion on the split outputs, which
+    # test_argo_split_schema.py checks with flowc validate alone.
+    with tempfile.TemporaryDirectory(prefix="flowc-conformance-") as tmp:
+        for version in ("4.1", "3.7"):
+            outputs = []
+            for steps in (201, 250, 1000, 10000):
+                flow = os.path.join(tmp, f"bench_{steps}.flow")
+                with open(flow, "w", encoding="utf-8") as f:
+                    f.write(subprocess.run(
+                        [t.PYTHON, os.path.join(t.SOURCE_DIR, "bench", "gen_flow.py"), str(steps),
+                         "--exact"], capture_output=True, text=True, check=True).stdout)
+                out = os.path.join(tmp, f"bench_{steps}.{version}.yaml")
+                result = t.run_flowc("compile", flow, "--target", "argo", "--argo-version",
+                                     version, "-o", out)
+                expect(f"{steps} steps compile for Argo {version}", result.returncode == 0,
+                       result.stderr)
+                outputs.append(out)
+            compare(outputs, ["--argo-version", version], expect)
     t.finish("test_conformance", expect.failures, expect.checked)
 
 
