@@ -1,4 +1,4 @@
-// How the Argo renderer (argo_backend.cc) spells one step's pod strings: through
+// How the Argo renderer (renderer.h) spells one step's pod strings: through
 // templating.h's translation, recording each literal `{{` that Argo would read as its own tag,
 // which the renderer reports at the step.
 #ifndef FLOWC_BACKENDS_ARGO_ARGO_STRINGS_H_

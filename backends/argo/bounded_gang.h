@@ -1,6 +1,6 @@
 // The Argo templates that bound a queued gang's wait: for a @parallel or @trainjob step with
 // @timeout, a DAG that runs the template creating the gang and, when that fails, one that
-// deletes it. Used by the Argo renderer (argo_backend.cc Leaf) for the steps that
+// deletes it. Used by the Argo renderer (renderer.cc Leaf) for the steps that
 // Layout's BoundsGang names.
 //
 // Why this shape (argoproj/argo-workflows, v3.7 and v4.1):

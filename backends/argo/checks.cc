@@ -28,7 +28,7 @@ constexpr size_t kScheduledSuffix = 11;
 // hex digits of a hash of the creating pod's name, unique per element and
 // per attempt; one whose wait @timeout bounds, `-` + 5 hex digits of a hash of
 // its element's node name in a foreach, and `-` + the attempt's number when
-// retried (argo_backend.cc BoundedGang).
+// retried (bounded_gang.h).
 constexpr size_t kIterationSuffix = 6;
 
 // Every shape of the flow that Argo cannot run as written. Reports them all

@@ -1,5 +1,5 @@
 // The task names Argo's `depends` expressions cannot hold. Used by the Argo
-// backend's checks (argo_backend.cc Checker) and the unit tests.
+// backend's checks (checks.cc Checker) and the unit tests.
 //
 // Argo does not read `depends` as a list of names: the controller expands
 // each bare task name `a-b` to `(a-b.Succeeded || a-b.Skipped || ...)`
@@ -43,7 +43,7 @@ std::string ExprMisreading(std::string_view task);
 // a `depends` when a step of the same DAG (the same innermost foreach) comes
 // after it, or when it is a foreach step (the task of its body depends on
 // it); a step in a foreach body is otherwise named through the body's task
-// (argo_backend.cc Layout::TaskFor).
+// (layout.h Layout::TaskFor).
 bool CheckDependsNames(const ir::Flow& flow, diag::Reporter& report);
 
 }  // namespace flowc::backends::argo

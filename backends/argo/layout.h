@@ -1,6 +1,6 @@
 // Where each step of a flow goes in Argo (its DAG, its template, its task's name), and the
 // small facts about a step that both the checks (checks.h) and the renderer
-// (argo_backend.cc) need.
+// (renderer.h) need.
 #ifndef FLOWC_BACKENDS_ARGO_LAYOUT_H_
 #define FLOWC_BACKENDS_ARGO_LAYOUT_H_
 
@@ -30,7 +30,7 @@ bool HasIterationSuffix(const ir::Step& step);
 
 // A @parallel step with @timeout: its gang's wait, time in a Kueue queue included, is bounded
 // by the template that creates it, and a gang that outlives a failed attempt is deleted
-// (argo_backend.cc BoundedGang). Such a step has two more templates.
+// (bounded_gang.h). Such a step has two more templates.
 bool BoundsGang(const ir::Step& step);
 
 // Where each step goes. A step's task sits in the DAG of its innermost

@@ -1,8 +1,8 @@
 // How a flow too big for one Argo DAG or one WorkflowTemplate is laid out: DAGs of more than
 // 200 tasks become nested DAG templates, and templates beyond 200 (or beyond 1 MiB of YAML) go
 // to further WorkflowTemplates, which the main one reaches through `templateRef`. Used by the
-// Argo renderer (argo_backend.cc); a flow under the limits never reaches this file's plans and
-// renders as it always has.
+// Argo target (argo_backend.cc plans, split_render.cc writes); a flow under the limits never
+// reaches this file's plans and renders as it always has.
 //
 // Why nesting keeps the run order exact. The language closes every split with a join, so each
 // DAG's tasks form a series-parallel graph: a sequence of units, where a unit is a task or the

@@ -1,7 +1,7 @@
 // Argo Workflows templating: how the Argo target spells the flow's references
 // and how it protects literal text and run-time values from Argo's own
 // `{{...}}` substitution and from kubelet's `$(VAR)` expansion. Used by the
-// Argo backend (argo_backend.cc) and its tests.
+// Argo backend (renderer.cc, split_render.cc) and its tests.
 //
 // Argo has no escape character. Its controller serialises a template to JSON
 // and substitutes every `{{tag}}` it can resolve and evaluates every

@@ -1,6 +1,6 @@
 // The Argo resource template of a @trainjob step: the success and failure
 // conditions Argo evaluates on the TrainJob it creates. The template itself
-// is a @parallel step's (argo_backend.cc JobSetResource), its manifest the
+// is a @parallel step's (renderer.cc JobSetResource), its manifest the
 // TrainJob backends/k8s/trainjob.h writes.
 //
 // Argo's conditions are Kubernetes label selectors whose keys are gjson

@@ -1,0 +1,122 @@
+// The Argo target's renderer: writes a flow's WorkflowTemplate (and CronWorkflow) as YAML. Used
+// by argo_backend.cc, which checks the flow, decides whether it must be split, and drives one
+// Renderer over the output (and, for a split flow, one over a byte counter first).
+//
+// Every pod field comes from backends/k8s; the renderer writes only what is Argo's own: the
+// DAGs, the control fields and where each pod field goes in a template. Its methods live in two
+// files, so each stays readable: renderer.cc writes the documents of a flow within Argo's limits
+// and every template's pod, and split_render.cc writes a flow over them (split.h plans its DAGs
+// and templates), reusing the same DAG, task and leaf writers so a split flow's templates are
+// byte for byte what an unsplit flow's would be.
+#ifndef FLOWC_BACKENDS_ARGO_RENDERER_H_
+#define FLOWC_BACKENDS_ARGO_RENDERER_H_
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "backends/argo/argo_strings.h"
+#include "backends/argo/layout.h"
+#include "backends/argo/split.h"
+#include "backends/backend.h"
+#include "compiler/diag/diagnostics.h"
+#include "compiler/ir/ir.h"
+
+namespace flowc::backends::argo {
+
+class Renderer {
+ public:
+  Renderer(const ir::Flow& flow, const Layout& layout, YAML::Emitter& out,
+           ArgoVersion argo_version);
+
+  // The WorkflowTemplate of a flow within Argo's limits: one DAG per scope, every step's leaf.
+  void WorkflowTemplate();
+
+  // A flow over Argo's limits: its DAGs as `plan` nests them, its templates in the
+  // WorkflowTemplates `part_of` names (split.h), each before the main one in the stream.
+  void SplitWorkflowTemplates(const DagPlan& plan, const std::vector<TemplateUnit>& units,
+                              const std::vector<size_t>& part_of_unit, size_t parts);
+
+  // The YAML bytes of each unit inside a WorkflowTemplate's templates, each reference taken
+  // as the longest it can be; and of a WorkflowTemplate around no template.
+  std::vector<size_t> MeasureUnits(const DagPlan& plan, const std::vector<TemplateUnit>& units,
+                                   size_t* header);
+
+  // The second document of the stream.
+  void CronWorkflow();
+
+  // For a flow whose output is refused: finds what WorkflowTemplate would report, each pod's
+  // strings through the same calls in the same order, a container's recorded rather than
+  // formatted (a gang's manifest is made as for the output: its strings are the manifest's).
+  void CheckStrings();
+
+  // Reports each literal `{{` that Argo would not pass through, at its step.
+  bool ReportUnsafeLiterals(diag::Reporter& report) const;
+
+ private:
+  // Up to the templates of the WorkflowTemplate that holds part `part` of the templates: the
+  // main one (0) is what a workflow runs, with the entrypoint, the params and the pull secrets
+  // of the whole workflow; a further one holds templates only.
+  void BeginWorkflowTemplate(size_t part);
+  void EndWorkflowTemplate();
+
+  // The documents' pieces, and every template's pod (renderer.cc).
+  template <class Out>
+  void SharedPullSecrets(Out& out);
+  void Metadata(const std::string& name);
+  void Arguments();
+  void ItemInputs(std::optional<size_t> scope);
+  void ItemArgument(const std::string& value);
+  void Dag(std::optional<size_t> scope);
+  void StepTask(size_t step, std::optional<size_t> scope);
+  void BodyTask(size_t foreach_step);
+  void Items(size_t foreach_step);
+  void NameAndTemplate(const std::string& name);
+  void Depends(const std::vector<std::string>& tasks);
+  void Leaf(size_t i);
+  template <class Out>
+  void Container(Out& out, size_t i);
+  template <class Out>
+  void RetryStrategy(Out& out, const ir::Step& step);
+  std::string Manifest(size_t i);
+  void JobSetResource(size_t i);
+  void Collect(size_t step, const ArgoStrings& strings);
+
+  // A split flow's templates (split_render.cc). TemplateNames: those of a unit, which must
+  // share a WorkflowTemplate.
+  std::vector<const std::string*> TemplateNames(const TemplateUnit& unit) const;
+  void Unit(const TemplateUnit& unit);
+  void PlannedDag(const std::string& name, std::optional<size_t> scope,
+                  const std::vector<DagEntry>& entries, std::optional<size_t> nested);
+  void TemplateOf(const std::string& name);
+
+  const ir::Flow& flow_;
+  const Layout& layout_;
+  YAML::Emitter& out_;
+  // A split flow's: its DAGs, which WorkflowTemplate holds each template, the one being
+  // written, and whether the templates are only measured.
+  const DagPlan* plan_ = nullptr;
+  std::unordered_map<std::string, size_t> part_of_;
+  size_t current_part_ = 0;
+  bool measure_ = false;
+  bool shared_pull_secrets_ = false;
+  ArgoVersion argo_version_ = ArgoVersion::k4_1;
+  std::vector<std::pair<size_t, std::string>> unsafe_;
+};
+
+// Puts each unit into a WorkflowTemplate, in order, filling each up to kMaxTemplates
+// templates and kMaxTemplateBytes of YAML before the next; returns how many there are. The
+// measuring renders every pod: a literal Argo would read is reported here, and nothing
+// returned, before any text is written (split_render.cc).
+std::optional<size_t> Partition(const ir::Flow& flow, const Layout& layout, const DagPlan& plan,
+                                const std::vector<TemplateUnit>& units, const EmitOptions& options,
+                                std::vector<size_t>& part_of, diag::Reporter& report);
+
+}  // namespace flowc::backends::argo
+
+#endif  // FLOWC_BACKENDS_ARGO_RENDERER_H_
