@@ -153,7 +153,7 @@ bool Renderer::ReportUnsafeLiterals(diag::Reporter& report) const {
 
 // Argo takes imagePullSecrets only for a whole workflow: the spec has the
 // field, a template does not (the v3.7 and v4.1 WorkflowTemplate CRDs in
-// ../shared/conformance/schemas; WorkflowSpec in argo-workflows pkg/apis/
+// compiler/validate/schemas; WorkflowSpec in argo-workflows pkg/apis/
 // workflow/v1alpha1/workflow_types.go). Every step that runs a pod of its
 // own asks for the same ones.
 template <class Out>

@@ -72,7 +72,7 @@ struct Uncarried {
 // securityContext, nodeSelector, affinity, tolerations and schedulingGates,
 // and of a container only env, volumeMounts and securityContext
 // (kubeflow/trainer pkg/apis/trainer/v1alpha1/trainjob_types.go:
-// PodSpecPatch, ContainerPatch; the v2.3.0 CRD in ../shared/conformance).
+// PodSpecPatch, ContainerPatch; the v2.3.0 CRD in compiler/validate/schemas).
 std::vector<Uncarried> UncarriedFields(const std::vector<const ast::Decorator*>& flow,
                                        const std::vector<const ast::Decorator*>& step,
                                        const StepConfig& c) {

@@ -10,7 +10,7 @@ For every sample, every tests/flows/*.flow and the target's own cases
   4. every task's pod, its templated fields rendered with Jinja as Airflow renders them (params
      at their defaults), equals the pod `--target ir` shows for its step, field for field, with
      the references replaced by their values; so does the pod inside the JobSet every @parallel
-     task creates, and that JobSet passes ../shared/conformance/validate;
+     task creates, and that JobSet passes flowc validate;
   5. every step runs as many times as the flow says (once, or once per foreach element), and
      the dependencies are the flow's edges;
   6. the objects beside the pods: the setup tasks create exactly the IR's objects, with the

@@ -3,7 +3,7 @@
 For every sample, every test flow (tests/flows) and every case beside the
 goldens (tests/golden/argo/cases):
   - a flow Argo can run compiles to the golden tests/golden/argo/<name>.yaml,
-    which passes ../shared/conformance/validate for Argo 3.7 and 4.1;
+    which passes flowc validate for Argo 3.7 and 4.1;
   - it reads back (python3-yaml, a YAML 1.1 reader like the API server's): the
     pod of every step, rebuilt from its container template (or from the JobSet
     manifest of a @parallel step) with Argo's templating spelled back in the

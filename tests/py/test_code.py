@@ -1,7 +1,7 @@
 """End-to-end tests of `@code` (issue 12): local files shipped to the pods in a ConfigMap.
 
   - samples/code_project compiles to its goldens (tests/golden/<target>/code_project.*) on
-    every target, passes ../shared/conformance/validate (Argo 3.7 and 4.1, JobSet), and every
+    every target, passes flowc validate (Argo 3.7 and 4.1, JobSet), and every
     target's pods read back (tests/py/pod_readers.py) equal the IR's, field for field (the
     configMap volume, its read-only mount and workingDir included, checked once more on
     their own);

@@ -3,7 +3,7 @@
 For every sample, every test flow (tests/flows) and every JobSet case
 (tests/golden/jobset/cases/*.flow, goldens beside them):
   - a flow JobSet can express compiles to its golden <name>.yaml,
-    passes ../shared/conformance/validate, and reads back (python3-yaml, a
+    passes flowc validate, and reads back (python3-yaml, a
     YAML 1.1 reader like the API server's) to the IR's pod for every step,
     field for field, and to the IR's control block (order, dependsOn, nodes,
     timeout, retries);

@@ -3,7 +3,7 @@
 For every samples/trainjob_*.flow, compiled for Argo 3.7 and 4.1:
   - the stream holds the IR's TrainingRuntime (tests/py/trainer_model.runtime_problems), and
     every @trainjob step's resource template creates a TrainJob; the TrainingRuntimes and the
-    TrainJobs as Argo creates them (names substituted) pass ../shared/conformance/validate;
+    TrainJobs as Argo creates them (names substituted) pass flowc validate;
   - parity: the trainer's pod that Kubeflow Trainer v2.3 builds from the TrainJob and its
     runtime (trainer_model.trainer_pod: runtime template, runtime patches, `trainer` fields,
     torch policy) equals the IR's pod field by field, plus exactly the torch policy's PET_*

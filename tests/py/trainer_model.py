@@ -3,7 +3,7 @@
 Used by tests/py/test_trainjob.py (the Trainer-built pod against the IR's pod) and by
 pod_readers.argo_manifest_pod (the pod of the TrainJob an Argo resource template creates).
 Each rule is read from the source named beside it (kubeflow/trainer at the v2.3 API, the one
-../shared/conformance bundles; kubernetes-sigs/jobset; k8s.io/api, k8s.io/kubernetes):
+compiler/validate/schemas bundles; kubernetes-sigs/jobset; k8s.io/api, k8s.io/kubernetes):
 
   trainer_pod(trainjob, runtime)   the trainer job's pod template of the JobSet the Trainer
       creates: the runtime's JobSet template, the TrainJob's runtime patches merged into the
