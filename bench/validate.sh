@@ -50,6 +50,8 @@ import json
 r = json.load(open('$work/h.json'))['results'][$1]
 print('%.1f %.1f' % (r['median'] * 1000, (r['user'] + r['system']) * 1000))"
 }
+# The machine is shared: the load average (1, 5, 15 minutes) around the timings goes in the report.
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 "$flowc" validate "${files[@]}" >/dev/null
 cmds=("$flowc validate ${files[*]}")
 have_kit=0
@@ -70,13 +72,15 @@ fi
 hyperfine -N --style none --warmup "$warmup" --runs "$runs" --export-json "$work/h.json" \
   "$flowc validate $work/big.yaml" >/dev/null 2>&1
 read -r big_ms big_cpu < <(median 0)
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 peak_kb=$( { /usr/bin/time -f '%M' "$flowc" validate "$work/big.yaml" >/dev/null; } 2>&1 | tail -1)
 
 report=$(cat <<MD
 # flowc validate: speed
 
 Measured by bench/validate.sh (hyperfine, median of $runs runs, process start included) on
-$(nproc) cores, $(date -u +%Y-%m-%d).
+$(nproc) cores, $(date -u +%Y-%m-%d); load average $load_start before the timings,
+$load_end after (other processes share the machine: CPU time is user + system).
 
 | what | flowc validate | conformance kit |
 |---|---|---|
