@@ -8,6 +8,7 @@
 #define FLOWC_DIAG_SOURCE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,10 @@ class SourceFile {
   std::string text_;
   std::vector<uint32_t> line_starts_;
 };
+
+// The byte offset of the first invalid UTF-8 sequence in `text` (overlong forms, surrogates and
+// NUL included), if any: what the flow parser and `flowc validate` both refuse to read.
+std::optional<size_t> FindInvalidUtf8(std::string_view text);
 
 }  // namespace flowc::diag
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "compiler/diag/source.h"
+
 namespace flowc::parse {
 
 struct EscapeError {
@@ -31,8 +33,9 @@ uint32_t SourceOffsetOf(std::string_view token, size_t decoded);
 // Appends code point `cp` as UTF-8.
 void AppendUtf8(uint32_t cp, std::string& out);
 
-// The byte offset of the first invalid UTF-8 sequence in `text`, if any.
-std::optional<size_t> FindInvalidUtf8(std::string_view text);
+// The byte offset of the first invalid UTF-8 sequence in `text`, if any (the diagnostics
+// library's, which `flowc validate` shares).
+using diag::FindInvalidUtf8;
 
 }  // namespace flowc::parse
 

@@ -7,6 +7,7 @@
 #include <yaml-cpp/parser.h>
 
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_set>
 
@@ -246,32 +247,6 @@ class DocumentBuilder : public YAML::EventHandler {
   bool done_ = false;
 };
 
-// The first byte that is not UTF-8, or npos.
-size_t FirstInvalidUtf8(std::string_view text) {
-  for (size_t i = 0; i < text.size();) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    size_t n = c < 0x80             ? 1
-               : (c & 0xE0) == 0xC0 ? 2
-               : (c & 0xF0) == 0xE0 ? 3
-               : (c & 0xF8) == 0xF0 ? 4
-                                    : 0;
-    if (n == 0 || i + n > text.size() || (n == 2 && c < 0xC2)) return i;
-    for (size_t k = 1; k < n; ++k) {
-      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
-    }
-    if (n == 3) {
-      unsigned char c1 = static_cast<unsigned char>(text[i + 1]);
-      if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) return i;  // overlong, surrogate
-    }
-    if (n == 4) {
-      unsigned char c1 = static_cast<unsigned char>(text[i + 1]);
-      if ((c == 0xF0 && c1 < 0x90) || c > 0xF4 || (c == 0xF4 && c1 >= 0x90)) return i;
-    }
-    i += n;
-  }
-  return std::string_view::npos;
-}
-
 }  // namespace
 
 diag::SourceRange YamlDocument::Locate(const Path& path) const {
@@ -301,8 +276,8 @@ diag::SourceRange YamlDocument::Locate(const Path& path) const {
 YamlStream ReadYamlStream(const diag::SourceFile& file) {
   YamlStream stream;
   std::string_view text = file.text();
-  size_t bad = FirstInvalidUtf8(text);
-  if (bad != std::string_view::npos) {
+  if (std::optional<size_t> found = diag::FindInvalidUtf8(text)) {
+    size_t bad = *found;
     stream.error.emplace(file.RangeAt(static_cast<uint32_t>(bad), 1),
                          fmt::format("invalid UTF-8 byte 0x{:02X}: a YAML stream is UTF-8 text",
                                      static_cast<unsigned char>(text[bad])));
