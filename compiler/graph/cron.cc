@@ -39,7 +39,9 @@ std::string CheckCron(std::string_view cron) {
       {"hour", 0, 23, {}},
       {"day of month", 1, 31, {}},
       {"month", 1, 12, {"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}},
-      {"day of week", 0, 7, {"SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"}},
+      // 0-6, not cron's 0-7: Argo parses a CronWorkflow's schedule with robfig/cron v3, whose
+      // day-of-week bounds are 0-6 (parser.go, dow), and refuses 7 when the object is created.
+      {"day of week", 0, 6, {"SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"}},
   };
   std::vector<std::string_view> parts;
   for (size_t i = 0; i < cron.size();) {

@@ -123,6 +123,8 @@ std::optional<ScheduleConfig> ResolveSchedule(const ast::Decorator& decorator,
                        fmt::format("cron expression '{}' {}", v->string, why));
       if (!v->string.empty() && v->string[0] == '@') {
         d.SetHelp("write hourly=true, daily=true or weekly=true instead of a '@' descriptor");
+      } else if (why.find("day of week field, outside") != std::string::npos) {
+        d.SetHelp("Sunday is 0 (or SUN): Argo's cron parser refuses 7");
       } else {
         d.SetHelp("for example cron=\"0 3 * * *\" runs every day at 03:00");
       }
