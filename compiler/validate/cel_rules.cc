@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -46,9 +47,13 @@ inline StringResult EvaluateString(const Program&, const nlohmann::json&, const 
 namespace {
 
 // Rules repeat across kinds and documents (every pod template carries the same ones): each is
-// compiled once per run.
+// compiled once per run. The command's threads share the cache; the lock also keeps ANTLR's
+// shared DFA cache (runtime 4.9) to one parse at a time. A compiled rule is never changed
+// again, and an unordered_map's elements stay where they are when it grows.
 const cel::Compiled& CompileOnce(const std::string& rule) {
+  static auto* mutex = new std::mutex();
   static auto* cache = new std::unordered_map<std::string, cel::Compiled>();
+  std::lock_guard<std::mutex> lock(*mutex);
   auto it = cache->find(rule);
   if (it == cache->end()) it = cache->emplace(rule, cel::Compile(rule)).first;
   return it->second;

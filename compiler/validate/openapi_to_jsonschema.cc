@@ -42,17 +42,18 @@ nlohmann::json IntOrString() { return nlohmann::json::array({"integer", "string"
 // A pattern std::regex (valijson's engine) cannot compile is checked by no one silently:
 // schema_check.cc reports it on the values it would apply to.
 // Compiling a std::regex is slow (a fifth of a run on the samples' outputs was spent here, the
-// same few patterns over and over), so each pattern's answer is kept for the run.
+// same few patterns over and over), so each pattern's answer is kept for the run, by each of
+// the command's threads.
 bool CompilesAsEcmaScript(const std::string& pattern) {
-  static auto* known = new std::unordered_map<std::string, bool>();
-  if (auto it = known->find(pattern); it != known->end()) return it->second;
+  thread_local std::unordered_map<std::string, bool> known;
+  if (auto it = known.find(pattern); it != known.end()) return it->second;
   bool ok = true;
   try {
     std::regex re(pattern);
   } catch (const std::regex_error&) {
     ok = false;
   }
-  known->emplace(pattern, ok);
+  known.emplace(pattern, ok);
   return ok;
 }
 

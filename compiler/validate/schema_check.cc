@@ -436,11 +436,11 @@ void CheckSchema(const KindSchema& schema, json& doc, const Report& report, cons
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft4);
     valijson::adapters::NlohmannJsonAdapter schema_adapter(root);
     parser.populateSchema(schema_adapter, parsed);
-    // One validator for the run: it keeps the std::regex of every pattern it has applied, and
-    // compiling them again for each document cost more than applying them.
-    static auto* validator = new valijson::Validator(valijson::Validator::kStrongTypes);
+    // One validator for each thread of the run: it keeps the std::regex of every pattern it
+    // has applied, and compiling them again for each document cost more than applying them.
+    thread_local valijson::Validator validator(valijson::Validator::kStrongTypes);
     valijson::adapters::NlohmannJsonAdapter adapter(prepared);
-    validator->validate(parsed, adapter, &results);
+    validator.validate(parsed, adapter, &results);
   } catch (const std::exception& e) {
     report(Finding{"", fmt::format("the schema of {} cannot be checked: {}", schema.kind, e.what()),
                    ""});

@@ -34,7 +34,9 @@ bool ArgoVersionMatches(std::string_view version, std::string_view wanted) {
 
 }  // namespace
 
-SchemaStore::SchemaStore(std::string argo_version) : argo_version_(std::move(argo_version)) {
+SchemaStore::SchemaStore(std::string argo_version)
+    : argo_version_(std::move(argo_version)),
+      embedded_files_(std::make_unique<Parsed[]>(embedded::kFileCount)) {
   // Built-ins first, CRDs after: a CRD wins a clash, as it would on a cluster.
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t i = 0; i < embedded::kKindCount; ++i) {
@@ -61,40 +63,42 @@ SchemaStore::SchemaStore(std::string argo_version) : argo_version_(std::move(arg
 }
 
 const nlohmann::json& SchemaStore::EmbeddedFile(size_t index) {
-  auto it = embedded_files_.find(index);
-  if (it != embedded_files_.end()) return it->second;
-  const embedded::File& f = embedded::kFiles[index];
-  std::string raw(f.raw_size, '\0');
-  uLongf size = f.raw_size;
-  nlohmann::json docs;
-  if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &size, f.data, f.size) == Z_OK &&
-      size == f.raw_size) {
-    docs = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
-  }
-  if (!docs.is_array()) docs = nlohmann::json::array();  // cannot happen: built by our tool
-  return embedded_files_[index] = std::move(docs);
+  Parsed& parsed = embedded_files_[index];
+  std::call_once(parsed.once, [&] {
+    const embedded::File& f = embedded::kFiles[index];
+    std::string raw(f.raw_size, '\0');
+    uLongf size = f.raw_size;
+    nlohmann::json docs;
+    if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &size, f.data, f.size) == Z_OK &&
+        size == f.raw_size) {
+      docs = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
+    }
+    if (!docs.is_array()) docs = nlohmann::json::array();  // cannot happen: built by our tool
+    parsed.value = std::move(docs);
+  });
+  return parsed.value;
 }
 
 const nlohmann::json& SchemaStore::Definitions() {
-  if (!definitions_) {
-    definitions_ = std::make_unique<nlohmann::json>(nlohmann::json::object());
+  std::call_once(definitions_once_, [&] {
+    definitions_ = nlohmann::json::object();
     for (size_t i = 0; i < embedded::kFileCount; ++i) {
       if (embedded::kFiles[i].name != "definitions.json") continue;
       // Only this function reads definitions.json, so its definitions are moved out, not
       // copied (a copy was a twelfth of a run on the samples' outputs).
       EmbeddedFile(i);
-      for (nlohmann::json& doc : embedded_files_[i]) {
+      for (nlohmann::json& doc : embedded_files_[i].value) {
         if (doc.is_object() && doc.contains("definitions") && doc["definitions"].is_object()) {
-          if (definitions_->empty()) {
-            *definitions_ = std::move(doc["definitions"]);
+          if (definitions_.empty()) {
+            definitions_ = std::move(doc["definitions"]);
           } else {
-            definitions_->update(doc["definitions"]);
+            definitions_.update(doc["definitions"]);
           }
         }
       }
     }
-  }
-  return *definitions_;
+  });
+  return definitions_;
 }
 
 bool SchemaStore::AddDirectory(const std::string& dir, diag::Diagnostics& diagnostics,
@@ -173,7 +177,12 @@ bool SchemaStore::AddDirectory(const std::string& dir, diag::Diagnostics& diagno
 const KindSchema* SchemaStore::Find(const std::string& api_version, const std::string& kind,
                                     std::string* error) {
   auto key = std::make_pair(api_version, kind);
-  if (auto it = built_.find(key); it != built_.end()) return it->second.get();
+  {
+    std::lock_guard<std::mutex> lock(built_mutex_);
+    if (auto it = built_.find(key); it != built_.end()) return it->second.get();
+  }
+  // Built outside the lock (parsing a file is the slow part, and EmbeddedFile parses each file
+  // once whoever asks); two threads that race here build equal schemas, and the first is kept.
   auto it = sources_.find(key);
   if (it == sources_.end()) return nullptr;
   const Source& source = *it->second;
@@ -210,7 +219,8 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
   } else {
     out->definition = source.row.selector;
   }
-  return (built_[key] = std::move(out)).get();
+  std::lock_guard<std::mutex> lock(built_mutex_);
+  return built_.emplace(key, std::move(out)).first->second.get();
 }
 
 std::vector<std::string> SchemaStore::KnownKinds() const {

@@ -1,11 +1,14 @@
 // The schemas `flowc validate` knows: the bundled ones (embedded.h), chosen by version, and
 // those of --schemas directories, which add kinds or replace bundled ones. A bundled file is
 // decompressed and parsed the first time a document needs it, and kept for the rest of the run.
+// Find and Preload may be called from several threads at once (the command checks files in
+// parallel); AddDirectory must come before them.
 #ifndef FLOWC_VALIDATE_SCHEMA_STORE_H_
 #define FLOWC_VALIDATE_SCHEMA_STORE_H_
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -43,6 +46,10 @@ class SchemaStore {
   const KindSchema* Find(const std::string& api_version, const std::string& kind,
                          std::string* error);
 
+  // Reads the Kubernetes definitions, which nearly every kind needs (a CRD's metadata is
+  // ObjectMeta): a worker can do it while the others read their YAML.
+  void Preload() { Definitions(); }
+
   // Every apiVersion/kind pair known, for a did-you-mean.
   std::vector<std::string> KnownKinds() const;
 
@@ -51,11 +58,20 @@ class SchemaStore {
   const nlohmann::json& Definitions();
   const nlohmann::json& EmbeddedFile(size_t index);
 
+  // Each embedded file is parsed once, by the first thread that needs it; threads that need
+  // another file meanwhile go on (one once_flag per file, not one lock for all).
+  struct Parsed {
+    std::once_flag once;
+    nlohmann::json value;
+  };
+
   std::string argo_version_;
   std::map<std::pair<std::string, std::string>, std::shared_ptr<Source>> sources_;
-  std::map<size_t, nlohmann::json> embedded_files_;
+  std::unique_ptr<Parsed[]> embedded_files_;
+  std::mutex built_mutex_;  // guards built_
   std::map<std::pair<std::string, std::string>, std::unique_ptr<KindSchema>> built_;
-  std::unique_ptr<nlohmann::json> definitions_;
+  std::once_flag definitions_once_;
+  nlohmann::json definitions_;
 };
 
 }  // namespace flowc::validate

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <set>
 
 #include "compiler/diag/suggest.h"
@@ -162,8 +163,12 @@ void ValidateFile(const diag::SourceFile& file, SchemaStore& store, const Option
   YamlStream* kept = &local;
   if (options.keep_documents) {
     // Taking apart the documents' JSON and positions cost a twelfth of a big stream's run.
+    static auto* mutex = new std::mutex();
     static auto* streams = new std::vector<std::unique_ptr<YamlStream>>();
-    kept = streams->emplace_back(std::make_unique<YamlStream>(std::move(local))).get();
+    auto owned = std::make_unique<YamlStream>(std::move(local));
+    kept = owned.get();
+    std::lock_guard<std::mutex> lock(*mutex);
+    streams->push_back(std::move(owned));
   }
   YamlStream& stream = *kept;
   std::vector<std::vector<Problem>> problems(stream.documents.size());
