@@ -112,8 +112,8 @@ nlohmann::json OpenApiTranslator::Definition(const std::string& name, nlohmann::
 nlohmann::json OpenApiTranslator::Translate(const nlohmann::json& original, nlohmann::json& shape,
                                             bool crd, bool structural,
                                             const std::string& definition) {
-  const nlohmann::json* found = &original;
-  if (auto it = replacements_.find(found); it != replacements_.end()) found = it->second;
+  const nlohmann::json* found = &Unshare(original);
+  if (auto it = replacements_.find(found); it != replacements_.end()) found = &Unshare(*it->second);
   const nlohmann::json& node = *found;
   if (!node.is_object()) return node;
   if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
@@ -129,7 +129,8 @@ nlohmann::json OpenApiTranslator::Translate(const nlohmann::json& original, nloh
       nlohmann::json props = nlohmann::json::object();
       nlohmann::json known = nlohmann::json::array();
       if (value.is_object()) {
-        for (const auto& [name, schema] : value.items()) {
+        for (const auto& [name, child_schema] : value.items()) {
+          const nlohmann::json& schema = Unshare(child_schema);
           known.push_back(name);
           if (!shape.is_object()) continue;
           auto present = shape.find(name);
@@ -195,7 +196,9 @@ nlohmann::json OpenApiTranslator::Translate(const nlohmann::json& original, nloh
           if (!r.is_string()) continue;
           if (have_props) {
             auto p = props->find(r.get<std::string>());
-            if (p != props->end() && p->is_object() && p->contains("default")) continue;
+            if (p != props->end() && Unshare(*p).is_object() && Unshare(*p).contains("default")) {
+              continue;
+            }
           }
           required.push_back(r);
         }
@@ -255,6 +258,32 @@ nlohmann::json OpenApiTranslator::Translate(const nlohmann::json& original, nloh
   return out;
 }
 
+const nlohmann::json& OpenApiTranslator::Unshare(const nlohmann::json& node) const {
+  const nlohmann::json* at = &node;
+  // An entry never stands for itself (embed_schemas.cc), so this ends; the bound guards a
+  // corrupt table all the same.
+  for (int hops = 0; shared_ != nullptr && hops < 8 && at->is_object() && at->size() == 1;
+       ++hops) {
+    auto index = at->find("x-flowc-shared");
+    if (index == at->end() || !index->is_number_unsigned() || *index >= shared_->size()) break;
+    at = &(*shared_)[index->get<size_t>()];
+  }
+  return *at;
+}
+
+const nlohmann::json* OpenApiTranslator::At(const nlohmann::json& root,
+                                            const std::string& pointer) const {
+  std::vector<std::string> tokens;
+  for (nlohmann::json::json_pointer p(pointer); !p.empty(); p.pop_back()) tokens.push_back(p.back());
+  const nlohmann::json* at = &Unshare(root);
+  for (auto token = tokens.rbegin(); token != tokens.rend(); ++token) {
+    auto child = at->is_object() ? at->find(*token) : at->end();
+    if (child == at->end()) return nullptr;
+    at = &Unshare(*child);
+  }
+  return at;
+}
+
 void OpenApiTranslator::FindFallbacks(const nlohmann::json& schema, const std::string& kind) {
   // Argo's CRDs leave an inline template (a DAG task's or a step's) open; Argo reads it as a
   // template (workflow/v1alpha1 DAGTask.Inline *Template), so it is checked as one.
@@ -267,16 +296,16 @@ void OpenApiTranslator::FindFallbacks(const nlohmann::json& schema, const std::s
     return;
   }
   std::string templates = base + "/properties/templates/items";
-  nlohmann::json::json_pointer tp(templates);
-  if (!schema.contains(tp)) return;
+  const nlohmann::json* tp = At(schema, templates);
+  if (tp == nullptr) return;
   auto open = [](const nlohmann::json& s) {
     return s.is_object() &&
            (!s.contains("properties") || Bool(s, "x-kubernetes-preserve-unknown-fields", false));
   };
   for (const char* inline_path : {"/properties/dag/properties/tasks/items/properties/inline",
                                   "/properties/steps/items/items/properties/inline"}) {
-    nlohmann::json::json_pointer p(templates + inline_path);
-    if (schema.contains(p) && open(schema.at(p))) replacements_[&schema.at(p)] = &schema.at(tp);
+    const nlohmann::json* p = At(schema, templates + inline_path);
+    if (p != nullptr && open(*p)) replacements_[p] = tp;
   }
 }
 
@@ -299,7 +328,8 @@ nlohmann::json OpenApiTranslator::CrdRoot(const nlohmann::json& schema, const st
   // The root metadata is ObjectMeta, whatever the CRD says of it (most say `type: object`).
   auto md = schema.find("properties");
   bool listed = md != schema.end() && md->is_object() && md->contains("metadata") &&
-                (*md)["metadata"].is_object() && (*md)["metadata"].contains("properties");
+                Unshare((*md)["metadata"]).is_object() &&
+                Unshare((*md)["metadata"]).contains("properties");
   if (!listed && shape.is_object() && shape.contains("metadata")) {
     props["metadata"] = Definition(kObjectMeta, shape["metadata"]);
   }

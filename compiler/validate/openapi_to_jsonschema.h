@@ -15,7 +15,8 @@
 // - list-type map/set, and CEL rules, stay as their x-kubernetes-* keywords for schema_check.cc;
 //   for built-in types list-type is kept only on the lists whose duplicates the API server's
 //   own validation rejects (containers, volumes, volumeMounts, resourceClaims).
-// Built-in definitions ($ref) are inlined where a document reaches them.
+// Built-in definitions ($ref) are inlined where a document reaches them, and so are a bundled
+// CRD's shared subtrees ({"x-flowc-shared": N}, embed_schemas.cc).
 #ifndef FLOWC_VALIDATE_OPENAPI_TO_JSONSCHEMA_H_
 #define FLOWC_VALIDATE_OPENAPI_TO_JSONSCHEMA_H_
 
@@ -39,7 +40,10 @@ nlohmann::json ShapeOf(const nlohmann::json& value);
 class OpenApiTranslator {
  public:
   // `definitions`: the Kubernetes OpenAPI definitions (may be null when none are loaded).
-  explicit OpenApiTranslator(const nlohmann::json* definitions) : definitions_(definitions) {}
+  // `shared`: a bundled CRD's "x-flowc-shared" list (null for any other schema).
+  explicit OpenApiTranslator(const nlohmann::json* definitions,
+                             const nlohmann::json* shared = nullptr)
+      : definitions_(definitions), shared_(shared) {}
 
   // A CRD version's openAPIV3Schema, as the root of a document of `kind` with `shape`: metadata
   // is checked against ObjectMeta, and Argo's inline templates against the template schema.
@@ -56,8 +60,13 @@ class OpenApiTranslator {
                            bool structural, const std::string& definition);
   nlohmann::json Definition(const std::string& name, nlohmann::json& shape);
   void FindFallbacks(const nlohmann::json& schema, const std::string& kind);
+  // `node`, or the shared subtree it stands for.
+  const nlohmann::json& Unshare(const nlohmann::json& node) const;
+  // The node at JSON pointer `pointer` from `root`, through shared subtrees; null if none.
+  const nlohmann::json* At(const nlohmann::json& root, const std::string& pointer) const;
 
   const nlohmann::json* definitions_;
+  const nlohmann::json* shared_;
   // An open node of a CRD that is checked as another node of it (Argo's inline templates).
   std::unordered_map<const nlohmann::json*, const nlohmann::json*> replacements_;
 };

@@ -425,7 +425,7 @@ class Walker {
 void CheckSchema(const KindSchema& schema, json& doc, const Report& report, const Report& rule) {
   // The part of the schema the document reaches, translated for it (openapi_to_jsonschema.h).
   json shape = ShapeOf(doc);
-  OpenApiTranslator translator(schema.definitions);
+  OpenApiTranslator translator(schema.definitions, schema.shared);
   json root = schema.openapi != nullptr ? translator.CrdRoot(*schema.openapi, schema.kind, shape)
                                         : translator.DefinitionRoot(schema.definition, shape);
   Prepare(root, &root, doc);

@@ -205,6 +205,7 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
       }
     }
     if (crd != nullptr) {
+      if (auto shared = crd->find("x-flowc-shared"); shared != crd->end()) out->shared = &*shared;
       for (const nlohmann::json& v : (*crd)["spec"]["versions"]) {
         if (v.is_object() && Str(v, "name") == source.row.selector) {
           out->openapi = &v["schema"]["openAPIV3Schema"];
