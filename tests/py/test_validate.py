@@ -35,6 +35,7 @@ GOLDEN_CASES = [
     ("unknown_kind", ["unknown_kind.yaml"]),
     ("yaml11_scalars", ["yaml11_scalars.yaml"]),
     ("cel_rule", ["cel_rule.yaml"]),
+    ("kueue", ["kueue.yaml"]),
     ("list", ["list.yaml"]),
     ("valid", ["valid.yaml"]),
     ("non_utf8", ["non_utf8.yaml"]),
