@@ -5,7 +5,8 @@ the kubernetes clients the cncf.kubernetes provider allows (29 to 35), as record
 tests/data/kubernetes_client_models.json:
   0. the record itself: each version's complete class list (kubernetes/client/models/__init__.py),
      rebuilt from client 35's list and the added/removed classes of each step, has the recorded
-     count, and every model with recorded attributes is in its version's list;
+     count, gives the recorded length of the generated __init__.py where one was read (header
+     plus one import line per class), and has every model with recorded attributes;
   1. every `k8s.X` in a golden DAG (tests/golden/airflow, its cases), in templates/airflow and in
      what backends/airflow can write (`k8s("X", ...)`) is in every version's class list, and
      every keyword a golden DAG or the backend's brace list passes to it is a recorded attribute
@@ -112,6 +113,13 @@ def class_lists(data, failures):
     return classes
 
 
+def snake_case(name):
+    """The module of a model class, as the client's generator names it: V1APIGroup ->
+    v1_api_group, V1alpha1ServiceCIDR -> v1alpha1_service_cidr."""
+    name = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
+    return re.sub(r"([a-z\d])([A-Z])", r"\1_\2", name).lower()
+
+
 def check_record(data, classes, failures):
     checked = 0
     for version, entry in sorted(data["versions"].items()):
@@ -119,6 +127,16 @@ def check_record(data, classes, failures):
         if len(classes[version]) != entry["classes"]:
             failures.append(f"client {version}: {len(classes[version])} classes rebuilt, "
                             f"{entry['classes']} recorded")
+        init = entry.get("init_py")
+        if init:
+            # The generated __init__.py: its header, then one import line per class.
+            checked += 1
+            chars = init["header_chars"] + sum(
+                len(f"from kubernetes.client.models.{snake_case(c)} import {c}\n")
+                for c in classes[version])
+            if chars != init["chars"]:
+                failures.append(f"client {version}: the rebuilt list gives an __init__.py of "
+                                f"{chars} characters, commit {init['commit']} has {init['chars']}")
         stray = sorted(set(entry["models"]) - classes[version])
         if stray:
             failures.append(f"client {version}: attributes recorded for {stray}, which its "
