@@ -3,21 +3,28 @@
 A DAG that fails its import runs nothing, so this test checks the names a DAG file uses against
 the kubernetes clients the cncf.kubernetes provider allows (29 to 35), as recorded in
 tests/data/kubernetes_client_models.json:
+  0. the record itself: each version's complete class list (kubernetes/client/models/__init__.py),
+     rebuilt from client 35's list and the added/removed classes of each step, has the recorded
+     count, gives the recorded length of the generated __init__.py where one was read (header
+     plus one import line per class), and has every model with recorded attributes;
   1. every `k8s.X` in a golden DAG (tests/golden/airflow, its cases), in templates/airflow and in
-     what backends/airflow can write (`k8s("X", ...)`) exists in every version, and every keyword
-     a golden DAG passes to it is an attribute of X in every version (a typed model refuses an
-     unknown keyword, and serializes only its own attributes);
+     what backends/airflow can write (`k8s("X", ...)`) is in every version's class list, and
+     every keyword a golden DAG or the backend's brace list passes to it is a recorded attribute
+     of X in every version (a typed model refuses an unknown keyword, and serializes only its
+     own attributes);
   2. a model chosen between versions (`NAME = flowc_model("A", "B")` in templates/airflow) has
-     one of its names in every version, and the keywords the DAGs pass to NAME are attributes of
-     the one chosen there; the chosen name may not also be used as `k8s.A` directly;
+     one of its names in every version's class list, and the keywords the DAGs pass to NAME are
+     attributes of the one chosen there; the chosen name may not also be used as `k8s.A`
+     directly;
   3. the stand-in models (tests/py/airflow_stub/k8s_models.py) have exactly the recorded claim
      models of each version, so that (4) runs against the recorded shapes;
   4. every golden DAG imports with the stand-in Airflow modules, as Airflow 3 and as Airflow 2,
      with the models of each client version: among them the two shapes of issue 31, with
      `V1ResourceClaim` (29-33) and with only `CoreV1ResourceClaim` (34, 35); on Airflow 3 the
      import loads none of the Airflow 2 modules (airflow.decorators, airflow.models.param);
-  5. the check in (4) can fail: a DAG naming `k8s.V1ResourceClaim` fails to import with the 34
-     and 35 shapes;
+  5. the checks in (1) and (4) can fail: `k8s.V1ResourceClaim` is flagged by (1) for exactly 34
+     and 35, a `flowc_model` whose names are all missing from one version is flagged, and a DAG
+     naming `k8s.V1ResourceClaim` fails to import with the 34 and 35 shapes;
   6. flowc_model itself: the first name the models have, an ImportError naming them all when
      none.
 Run with `--import VERSION AIRFLOW FILE...` it is the subprocess that imports for (3) and (4).
@@ -84,35 +91,119 @@ class Uses(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def check_names(data, failures):
+def class_lists(data, failures):
+    """Each version's complete list of model classes, rebuilt from the record's base list and
+    steps (each step: the classes the newer client added and removed)."""
+    lists = data["class_lists"]
+    classes = {lists["base"]: set(lists[lists["base"]])}
+    for version in sorted(data["versions"], key=int, reverse=True):
+        if version in classes:
+            continue
+        step = next((s for s in lists["steps"] if s["from"] == version), None)
+        if step is None or step["to"] not in classes:
+            failures.append(f"class_lists: no step from client {version}")
+            classes[version] = set()
+            continue
+        newer = classes[step["to"]]
+        added, removed = set(step["added"]), set(step["removed"])
+        if not added <= newer or removed & newer:
+            failures.append(f"class_lists: step {version} -> {step['to']} does not fit "
+                            f"{step['to']}'s list")
+        classes[version] = (newer - added) | removed
+    return classes
+
+
+def snake_case(name):
+    """The module of a model class, as the client's generator names it: V1APIGroup ->
+    v1_api_group, V1alpha1ServiceCIDR -> v1alpha1_service_cidr."""
+    name = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
+    return re.sub(r"([a-z\d])([A-Z])", r"\1_\2", name).lower()
+
+
+def check_record(data, classes, failures):
+    checked = 0
+    for version, entry in sorted(data["versions"].items()):
+        checked += 1
+        if len(classes[version]) != entry["classes"]:
+            failures.append(f"client {version}: {len(classes[version])} classes rebuilt, "
+                            f"{entry['classes']} recorded")
+        init = entry.get("init_py")
+        if init:
+            # The generated __init__.py: its header, then one import line per class.
+            checked += 1
+            chars = init["header_chars"] + sum(
+                len(f"from kubernetes.client.models.{snake_case(c)} import {c}\n")
+                for c in classes[version])
+            if chars != init["chars"]:
+                failures.append(f"client {version}: the rebuilt list gives an __init__.py of "
+                                f"{chars} characters, commit {init['commit']} has {init['chars']}")
+        stray = sorted(set(entry["models"]) - classes[version])
+        if stray:
+            failures.append(f"client {version}: attributes recorded for {stray}, which its "
+                            "models/__init__.py does not have")
+    return checked
+
+
+def collect_uses():
     uses = Uses()
+    uses.backend_keywords = 0
     for path in golden_dags() + template_files():
         with open(path, encoding="utf-8") as f:
             uses.visit(ast.parse(f.read(), path))
-    # What the backend can write, whether or not a golden DAG has it.
-    backend = set()
+    # What the backend can write, whether or not a golden DAG has it: `k8s("X", {{"kw", ...},
+    # ...})` names X, and the keywords written out in its brace list (those in a variable are
+    # checked through the golden DAGs).
     for path in glob.glob(os.path.join(lib.SOURCE_DIR, "backends", "airflow", "*.cc")):
         with open(path, encoding="utf-8") as f:
-            backend.update(re.findall(r'\bk8s\("(\w+)"', f.read()))
-    for name in backend:
-        uses.names.setdefault(name, set())
+            code = f.read()
+        for call in re.finditer(r'\bk8s\("(\w+)",\s*', code):
+            keys = brace_keys(code, call.end())
+            uses.names.setdefault(call.group(1), set()).update(keys)
+            uses.backend_keywords += len(keys)
+    return uses
+
+
+def brace_keys(code, at):
+    """The keys of the `{{"key", value}, ...}` list that starts at code[at], if one does."""
+    keys, depth = set(), 0
+    for i in range(at, len(code)):
+        if code[i] == "{":
+            depth += 1
+            if depth == 2:
+                key = re.match(r'\{\s*"(\w+)"\s*,', code[i:])
+                if key:
+                    keys.add(key.group(1))
+        elif code[i] == "}":
+            depth -= 1
+            if depth == 0:
+                break
+        elif depth == 0:
+            break
+    return keys
+
+
+def check_names(data, classes, uses, failures):
     checked = 0
-    if not uses.chosen or "V1Pod" not in uses.names:
-        failures.append(f"found too little to check: {sorted(uses.names)}, {uses.chosen}")
-    for version, entry in data["versions"].items():
+    for version, entry in sorted(data["versions"].items()):
         models = entry["models"]
         for name, keywords in sorted(uses.names.items()):
             checked += 1
-            if name not in models:
-                failures.append(f"client {version}: k8s.{name} is not in its models")
+            if name not in classes[version]:
+                failures.append(f"client {version}: k8s.{name} is not in its models/__init__.py")
+            elif name not in models:
+                failures.append(f"client {version}: k8s.{name} has no recorded attributes")
             elif keywords - set(models[name]):
                 failures.append(f"client {version}: k8s.{name} has no "
                                 f"{sorted(keywords - set(models[name]))}")
-        for alias, names in uses.chosen.items():
+        for alias, names in sorted(uses.chosen.items()):
             checked += 1
-            present = [n for n in names if n in models]
+            present = [n for n in names if n in classes[version]]
             if not present:
                 failures.append(f"client {version}: {alias} finds none of {names}")
+                continue
+            if present[0] not in models:
+                failures.append(f"client {version}: {alias} is {present[0]}, which has no "
+                                "recorded attributes")
                 continue
             missing = uses.alias_calls.get(alias, set()) - set(models[present[0]])
             if missing:
@@ -124,6 +215,32 @@ def check_names(data, failures):
         for name in names:
             if name in uses.names:
                 failures.append(f"k8s.{name} is named directly, not through {alias}")
+    return checked
+
+
+def check_names_control(data, classes, failures):
+    """check_names flags a name some versions lack, and a choice none of whose names a version
+    has, for exactly those versions."""
+    checked = 0
+    for setup, expected in (
+            (lambda u: u.names.setdefault("V1ResourceClaim", {"name"}),
+             ["client 34: k8s.V1ResourceClaim is not in its models/__init__.py",
+              "client 35: k8s.V1ResourceClaim is not in its models/__init__.py"]),
+            (lambda u: u.names.setdefault("V1ClaimSource", set()),
+             [f"client {v}: k8s.V1ClaimSource is not in its models/__init__.py"
+              for v in ("31", "32", "33", "34", "35")]),
+            (lambda u: (u.chosen.__setitem__("FLOWC_X", ("V1ResourceClaim",)),
+                        u.alias_calls.__setitem__("FLOWC_X", {"name"})),
+             ["client 34: FLOWC_X finds none of ('V1ResourceClaim',)",
+              "client 35: FLOWC_X finds none of ('V1ResourceClaim',)"])):
+        checked += 1
+        uses = Uses()
+        uses.names["V1Pod"] = {"spec"}
+        setup(uses)
+        got = []
+        check_names(data, classes, uses, got)
+        if got != expected:
+            failures.append(f"the names check gave {got}, expected {expected}")
     return checked
 
 
@@ -167,11 +284,12 @@ def run_imports(version, airflow, paths):
     return json.loads(ran.stdout)
 
 
-def check_imports(data, failures, counts):
+def check_imports(data, classes, failures, counts):
     checked = 0
     paths = golden_dags()
     for version, entry in sorted(data["versions"].items()):
-        recorded = {n: sorted(f) for n, f in entry["models"].items() if n in CLAIM_FAMILY}
+        recorded = {n: sorted(entry["models"].get(n, [])) for n in CLAIM_FAMILY
+                    if n in classes[version]}
         for airflow in ("3", "2"):
             try:
                 result = run_imports(version, airflow, paths)
@@ -258,9 +376,16 @@ def main():
     with open(os.path.join(lib.SOURCE_DIR, DATA), encoding="utf-8") as f:
         data = json.load(f)
     counts = {}
-    checked = check_names(data, failures)
+    classes = class_lists(data, failures)
+    checked = check_record(data, classes, failures)
+    uses = collect_uses()
+    if not uses.chosen or "V1Pod" not in uses.names or not uses.backend_keywords:
+        failures.append(f"found too little to check: {sorted(uses.names)}, {uses.chosen}, "
+                        f"{uses.backend_keywords} keywords in backends/airflow")
+    checked += check_names(data, classes, uses, failures)
+    checked += check_names_control(data, classes, failures)
     checked += check_helper(failures)
-    checked += check_imports(data, failures, counts)
+    checked += check_imports(data, classes, failures, counts)
     checked += check_control(failures)
     for (version, airflow), (ok, total) in sorted(counts.items()):
         print(f"client {version}, Airflow {airflow}: {ok} of {total} golden DAGs import")
