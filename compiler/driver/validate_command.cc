@@ -95,8 +95,8 @@ int RunValidate(const ValidateOptions& options) {
         ++run.counts.failed;
         continue;
       }
-      run.file = std::make_unique<diag::SourceFile>(path == "-" ? "<stdin>" : path,
-                                                    std::move(*text));
+      run.file =
+          std::make_unique<diag::SourceFile>(path == "-" ? "<stdin>" : path, std::move(*text));
       validate::ValidateFile(*run.file, store, validate_options, run.diagnostics, run.counts);
     }
   };

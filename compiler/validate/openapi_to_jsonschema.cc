@@ -80,22 +80,29 @@ const nlohmann::json kNoShape;
 
 }  // namespace
 
-nlohmann::json ShapeOf(const nlohmann::json& value) {
+namespace {
+
+// Merges the shape of `value` into `into`, as MergeShape(into, ShapeOf(value)) would, without
+// making the shape of each list item first (a 10,000-item list made 10,000 shapes).
+void AddShape(nlohmann::json& into, const nlohmann::json& value) {
   if (value.is_object()) {
-    nlohmann::json out = nlohmann::json::object();
-    for (auto it = value.begin(); it != value.end(); ++it) out[it.key()] = ShapeOf(*it);
-    return out;
-  }
-  if (value.is_array()) {
-    nlohmann::json merged;
+    if (!into.is_object()) into = nlohmann::json::object();
+    for (auto it = value.begin(); it != value.end(); ++it) AddShape(into[it.key()], *it);
+  } else if (value.is_array()) {
+    if (!into.is_array()) into = nlohmann::json::array();
+    if (into.empty()) into.push_back(nullptr);  // [null]: a list of scalars, or empty
     for (const nlohmann::json& item : value) {
-      if (item.is_structured()) MergeShape(merged, ShapeOf(item));
+      if (item.is_structured()) AddShape(into[0], item);
     }
-    nlohmann::json out = nlohmann::json::array();
-    out.push_back(std::move(merged));  // [null]: a list of scalars, or empty
-    return out;
   }
-  return nullptr;
+}
+
+}  // namespace
+
+nlohmann::json ShapeOf(const nlohmann::json& value) {
+  nlohmann::json out;
+  AddShape(out, value);
+  return out;
 }
 
 nlohmann::json OpenApiTranslator::Definition(const std::string& name, nlohmann::json& shape) {
@@ -262,8 +269,7 @@ const nlohmann::json& OpenApiTranslator::Unshare(const nlohmann::json& node) con
   const nlohmann::json* at = &node;
   // An entry never stands for itself (embed_schemas.cc), so this ends; the bound guards a
   // corrupt table all the same.
-  for (int hops = 0; shared_ != nullptr && hops < 8 && at->is_object() && at->size() == 1;
-       ++hops) {
+  for (int hops = 0; shared_ != nullptr && hops < 8 && at->is_object() && at->size() == 1; ++hops) {
     auto index = at->find("x-flowc-shared");
     if (index == at->end() || !index->is_number_unsigned() || *index >= shared_->size()) break;
     at = &(*shared_)[index->get<size_t>()];
@@ -274,7 +280,8 @@ const nlohmann::json& OpenApiTranslator::Unshare(const nlohmann::json& node) con
 const nlohmann::json* OpenApiTranslator::At(const nlohmann::json& root,
                                             const std::string& pointer) const {
   std::vector<std::string> tokens;
-  for (nlohmann::json::json_pointer p(pointer); !p.empty(); p.pop_back()) tokens.push_back(p.back());
+  for (nlohmann::json::json_pointer p(pointer); !p.empty(); p.pop_back())
+    tokens.push_back(p.back());
   const nlohmann::json* at = &Unshare(root);
   for (auto token = tokens.rbegin(); token != tokens.rend(); ++token) {
     auto child = at->is_object() ? at->find(*token) : at->end();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 #include <regex>
 #include <set>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -422,14 +423,35 @@ class Walker {
 
 }  // namespace
 
-void CheckSchema(const KindSchema& schema, json& doc, const Report& report, const Report& rule) {
-  // The part of the schema the document reaches, translated for it (openapi_to_jsonschema.h).
+TranslatedSchema PrepareDocument(const KindSchema& schema, json& doc) {
   json shape = ShapeOf(doc);
   OpenApiTranslator translator(schema.definitions, schema.shared);
-  json root = schema.openapi != nullptr ? translator.CrdRoot(*schema.openapi, schema.kind, shape)
-                                        : translator.DefinitionRoot(schema.definition, shape);
-  Prepare(root, &root, doc);
-  const json& prepared = doc;
+  TranslatedSchema out{schema.kind, schema.openapi != nullptr
+                                        ? translator.CrdRoot(*schema.openapi, schema.kind, shape)
+                                        : translator.DefinitionRoot(schema.definition, shape)};
+  Prepare(out.root, &out.root, doc);
+  return out;
+}
+
+void CheckSchema(const TranslatedSchema& schema, const json& doc, const Report& report,
+                 const Report& rule, bool parallel) {
+  const json& root = schema.root;
+  // The walk reads what valijson reads and writes nothing they share; on its own thread its
+  // findings wait in `walked` (in the order made) and follow valijson's, as on one thread.
+  using Made = std::pair<bool, Finding>;  // true: a CEL rule's
+  std::vector<Made> walked;
+  auto walk = [&](const Report& to_report, const Report& to_rule) {
+    Walker walker(root, to_report, to_rule);
+    Path path;
+    walker.Walk(&root, doc, path);
+  };
+  std::future<void> walking;
+  if (parallel) {
+    walking = std::async(std::launch::async, [&] {
+      walk([&](Finding f) { walked.emplace_back(false, std::move(f)); },
+           [&](Finding f) { walked.emplace_back(true, std::move(f)); });
+    });
+  }
   valijson::ValidationResults results;
   try {
     valijson::Schema parsed;
@@ -439,7 +461,7 @@ void CheckSchema(const KindSchema& schema, json& doc, const Report& report, cons
     // One validator for each thread of the run: it keeps the std::regex of every pattern it
     // has applied, and compiling them again for each document cost more than applying them.
     thread_local valijson::Validator validator(valijson::Validator::kStrongTypes);
-    valijson::adapters::NlohmannJsonAdapter adapter(prepared);
+    valijson::adapters::NlohmannJsonAdapter adapter(doc);
     validator.validate(parsed, adapter, &results);
   } catch (const std::exception& e) {
     report(Finding{"", fmt::format("the schema of {} cannot be checked: {}", schema.kind, e.what()),
@@ -448,16 +470,19 @@ void CheckSchema(const KindSchema& schema, json& doc, const Report& report, cons
   std::set<std::pair<std::string, std::string>> seen;
   valijson::ValidationResults::Error error;
   while (results.popError(error)) {
-    Path path = ContextPath(error.context, prepared);
+    Path path = ContextPath(error.context, doc);
     std::string message;
-    if (!Rephrase(error.description, root, prepared, path, &message)) continue;
+    if (!Rephrase(error.description, root, doc, path, &message)) continue;
     std::string where = FormatPath(path);
     if (!seen.emplace(where, message).second) continue;
     report(Finding{where, message, ""});
   }
-  Walker walker(root, report, rule);
-  Path path;
-  walker.Walk(&root, prepared, path);
+  if (!parallel) {
+    walk(report, rule);
+    return;
+  }
+  walking.get();
+  for (Made& m : walked) (m.first ? rule : report)(std::move(m.second));
 }
 
 }  // namespace flowc::validate

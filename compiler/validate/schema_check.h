@@ -12,17 +12,30 @@
 #define FLOWC_VALIDATE_SCHEMA_CHECK_H_
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "compiler/validate/finding.h"
 #include "compiler/validate/schema_store.h"
 
 namespace flowc::validate {
 
+// The part of a kind's schema one document reaches, translated for it
+// (openapi_to_jsonschema.h).
+struct TranslatedSchema {
+  std::string kind;
+  nlohmann::json root;
+};
+
 // Prepares `doc` in place (nulls dropped, defaults filled in: the document the API server
-// checks, which the semantic checks then see too), then reports every way it breaks `schema`.
-// CEL rule failures are reported through `rule`, the rest through `report`.
-void CheckSchema(const KindSchema& schema, nlohmann::json& doc, const Report& report,
-                 const Report& rule);
+// checks, which the semantic checks then see too) and translates the part of `schema` it
+// reaches.
+TranslatedSchema PrepareDocument(const KindSchema& schema, nlohmann::json& doc);
+
+// Reports every way the prepared `doc` breaks `schema`: CEL rule failures through `rule`, the
+// rest through `report`. With `parallel` (a big document), valijson's pass and the walk run on
+// two threads; the findings come in the same order either way.
+void CheckSchema(const TranslatedSchema& schema, const nlohmann::json& doc, const Report& report,
+                 const Report& rule, bool parallel);
 
 }  // namespace flowc::validate
 

@@ -22,11 +22,11 @@ namespace flowc::validate {
 struct KindSchema {
   std::string api_version;
   std::string kind;
-  std::string scope;                            // "Namespaced" or "Cluster"
-  std::string source;                           // "argo-workflows@v4.1.2", or the --schemas file
-  const nlohmann::json* openapi = nullptr;      // a CRD's openAPIV3Schema; null for a built-in kind
-  const nlohmann::json* shared = nullptr;       // a bundled CRD's shared subtrees (embed_schemas.cc)
-  std::string definition;                       // a built-in kind's definition name
+  std::string scope;                        // "Namespaced" or "Cluster"
+  std::string source;                       // "argo-workflows@v4.1.2", or the --schemas file
+  const nlohmann::json* openapi = nullptr;  // a CRD's openAPIV3Schema; null for a built-in kind
+  const nlohmann::json* shared = nullptr;   // a bundled CRD's shared subtrees (embed_schemas.cc)
+  std::string definition;                   // a built-in kind's definition name
   const nlohmann::json* definitions = nullptr;  // the Kubernetes definitions
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -62,8 +63,10 @@ Path Join(const Path& prefix, const Path& path) {
 
 class DocumentChecker {
  public:
-  DocumentChecker(SchemaStore& store, const Options& options, std::vector<Problem>& problems)
-      : store_(store), options_(options), problems_(problems) {}
+  // `parallel`: a big document, whose schema pass and semantic checks are worth threads.
+  DocumentChecker(SchemaStore& store, const Options& options, std::vector<Problem>& problems,
+                  bool parallel = false)
+      : store_(store), options_(options), problems_(problems), parallel_(parallel) {}
 
   bool skipped() const { return skipped_; }
 
@@ -127,14 +130,31 @@ class DocumentChecker {
         AddFinding(code, prefix, std::move(f));
       };
     };
-    CheckSchema(*schema, doc, report(diag::Code::kSchemaViolation),
-                report(diag::Code::kValidationRule));
+    TranslatedSchema translated = PrepareDocument(*schema, doc);
 #ifdef FLOWC_VALIDATE_CHECKS
+    // The semantic checks read the prepared document as the schema pass does: on a thread of
+    // their own for a big one, their findings kept until the schema's are in.
+    std::vector<Finding> semantic;
+    std::future<void> checking;
+    if (parallel_) {
+      checking = std::async(std::launch::async, [&] {
+        CheckSemantics(doc, [&](Finding f) { semantic.push_back(std::move(f)); });
+      });
+    }
+#endif
+    CheckSchema(translated, doc, report(diag::Code::kSchemaViolation),
+                report(diag::Code::kValidationRule), parallel_);
+#ifdef FLOWC_VALIDATE_CHECKS
+    if (parallel_) {
+      checking.get();
+    } else {
+      CheckSemantics(doc, [&](Finding f) { semantic.push_back(std::move(f)); });
+    }
     // One complaint per field: the schema's wins (checks/checks.h).
-    CheckSemantics(doc, [this, &prefix, &schema_paths](Finding f) {
-      if (schema_paths.count(f.path)) return;
+    for (Finding& f : semantic) {
+      if (schema_paths.count(f.path)) continue;
       AddFinding(diag::Code::kAdmissionCheck, prefix, std::move(f));
-    });
+    }
 #endif
   }
 
@@ -152,8 +172,13 @@ class DocumentChecker {
   SchemaStore& store_;
   const Options& options_;
   std::vector<Problem>& problems_;
+  bool parallel_;
   bool skipped_ = false;
 };
+
+// A document of this many YAML nodes (about a megabyte) is checked on three threads: below it,
+// starting them costs more than it saves.
+constexpr size_t kParallelNodes = 50'000;
 
 }  // namespace
 
@@ -178,7 +203,7 @@ void ValidateFile(const diag::SourceFile& file, SchemaStore& store, const Option
     for (const YamlProblem& p : doc.problems) {
       problems[i].push_back(Problem{diag::Code::kYamlDocument, p.path, p.message, ""});
     }
-    DocumentChecker checker(store, options, problems[i]);
+    DocumentChecker checker(store, options, problems[i], doc.positions.size() >= kParallelNodes);
     checker.Check(doc.value, {});
     skipped[i] = checker.skipped();
   }

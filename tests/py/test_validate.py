@@ -36,6 +36,11 @@ GOLDEN_CASES = [
     ("yaml11_scalars", ["yaml11_scalars.yaml"]),
     ("cel_rule", ["cel_rule.yaml"]),
     ("kueue", ["kueue.yaml"]),
+    ("argo_inline", ["argo_inline.yaml"]),
+    ("argo_inline_v3", ["--argo-version", "3.7", "argo_inline.yaml"]),
+    # Files are checked in parallel; the diagnostics still come in the order the files are given.
+    ("file_order", ["wrong_types.yaml", "valid.yaml", "unknown_field.yaml", "cel_rule.yaml",
+                    "duplicate_key.yaml", "kueue.yaml"]),
     ("list", ["list.yaml"]),
     ("valid", ["valid.yaml"]),
     ("non_utf8", ["non_utf8.yaml"]),
