@@ -5,8 +5,10 @@
 //
 // Each file (CRD JSON or YAML, Kubernetes OpenAPI definitions) becomes compact JSON, an array
 // of its documents: nlohmann parses compact JSON fastest, and zlib shrinks the 4 MB of
-// schemas to about a tenth. A FAMILY@VERSION folder's namespaced-kinds.json gives the scope of
-// its built-in kinds and is not embedded itself. Deterministic: same files, same bytes.
+// schemas to about a tenth. A CRD's repeated schemas are stored once (Sharer), and each
+// Kubernetes definition as its own JSON text, parsed only when a run reaches it. A FAMILY@VERSION
+// folder's namespaced-kinds.json gives the scope of its built-in kinds and is not embedded itself.
+// Deterministic: same files, same bytes.
 #include <fmt/format.h>
 #include <zlib.h>
 
@@ -215,7 +217,13 @@ int main(int argc, char** argv) {
     }
     Strip(docs, false);
     for (nlohmann::json& doc : docs) {
-      if (flowc::validate::IsCrd(doc)) Sharer().Share(doc);
+      if (flowc::validate::IsCrd(doc)) {
+        Sharer().Share(doc);
+      } else if (doc.is_object() && doc.contains("definitions") && doc["definitions"].is_object()) {
+        // Each definition as its JSON text: a run parses only those it reaches
+        // (schema_store.h, Definitions).
+        for (nlohmann::json& definition : doc["definitions"]) definition = definition.dump();
+      }
     }
     std::string raw = docs.dump();
     uLongf size = compressBound(raw.size());

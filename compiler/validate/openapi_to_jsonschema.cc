@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "compiler/validate/json_util.h"
+#include "compiler/validate/schema_store.h"
 
 namespace flowc::validate {
 namespace {
@@ -110,8 +111,8 @@ nlohmann::json OpenApiTranslator::Definition(const std::string& name, nlohmann::
     return {{"type", nlohmann::json::array({"number", "string"})}, {"pattern", kQuantityPattern}};
   }
   if (name == "io.k8s.apimachinery.pkg.util.intstr.IntOrString") return {{"type", IntOrString()}};
-  if (definitions_ != nullptr && definitions_->contains(name)) {
-    return Translate((*definitions_)[name], shape, /*crd=*/false, /*structural=*/true, name);
+  if (const nlohmann::json* found = definitions_ != nullptr ? definitions_->Find(name) : nullptr) {
+    return Translate(*found, shape, /*crd=*/false, /*structural=*/true, name);
   }
   return nlohmann::json::object();  // RawExtension, JSON, and anything unknown: open
 }

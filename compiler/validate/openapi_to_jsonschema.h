@@ -26,6 +26,8 @@
 
 namespace flowc::validate {
 
+class Definitions;  // schema_store.h
+
 inline constexpr const char* kObjectMeta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 inline constexpr const char* kQuantityPattern =
     "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+("
@@ -41,8 +43,7 @@ class OpenApiTranslator {
  public:
   // `definitions`: the Kubernetes OpenAPI definitions (may be null when none are loaded).
   // `shared`: a bundled CRD's "x-flowc-shared" list (null for any other schema).
-  explicit OpenApiTranslator(const nlohmann::json* definitions,
-                             const nlohmann::json* shared = nullptr)
+  explicit OpenApiTranslator(Definitions* definitions, const nlohmann::json* shared = nullptr)
       : definitions_(definitions), shared_(shared) {}
 
   // A CRD version's openAPIV3Schema, as the root of a document of `kind` with `shape`: metadata
@@ -65,7 +66,7 @@ class OpenApiTranslator {
   // The node at JSON pointer `pointer` from `root`, through shared subtrees; null if none.
   const nlohmann::json* At(const nlohmann::json& root, const std::string& pointer) const;
 
-  const nlohmann::json* definitions_;
+  Definitions* definitions_;
   const nlohmann::json* shared_;
   // An open node of a CRD that is checked as another node of it (Argo's inline templates).
   std::unordered_map<const nlohmann::json*, const nlohmann::json*> replacements_;

@@ -79,21 +79,32 @@ const nlohmann::json& SchemaStore::EmbeddedFile(size_t index) {
   return parsed.value;
 }
 
-const nlohmann::json& SchemaStore::Definitions() {
+void Definitions::Add(nlohmann::json texts) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  texts_.update(texts);
+}
+
+const nlohmann::json* Definitions::Find(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = parsed_.find(name); it != parsed_.end()) return &it->second;
+  auto text = texts_.find(name);
+  if (text == texts_.end() || !text->is_string()) return nullptr;
+  // A std::map's values stay where they are as it grows: the pointer outlives the lock.
+  return &parsed_
+              .emplace(name, nlohmann::json::parse(text->get_ref<const std::string&>(), nullptr,
+                                                   /*allow_exceptions=*/false))
+              .first->second;
+}
+
+Definitions& SchemaStore::AllDefinitions() {
   std::call_once(definitions_once_, [&] {
-    definitions_ = nlohmann::json::object();
     for (size_t i = 0; i < embedded::kFileCount; ++i) {
       if (embedded::kFiles[i].name != "definitions.json") continue;
-      // Only this function reads definitions.json, so its definitions are moved out, not
-      // copied (a copy was a twelfth of a run on the samples' outputs).
+      // Only this function reads definitions.json, so its texts are moved out, not copied.
       EmbeddedFile(i);
       for (nlohmann::json& doc : embedded_files_[i].value) {
         if (doc.is_object() && doc.contains("definitions") && doc["definitions"].is_object()) {
-          if (definitions_.empty()) {
-            definitions_ = std::move(doc["definitions"]);
-          } else {
-            definitions_.update(doc["definitions"]);
-          }
+          definitions_.Add(std::move(doc["definitions"]));
         }
       }
     }
@@ -191,7 +202,7 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
   out->kind = kind;
   out->scope = source.row.scope;
   out->source = source.source;
-  out->definitions = &Definitions();
+  out->definitions = &AllDefinitions();
   if (source.row.is_crd) {
     const nlohmann::json* crd = source.document.get();
     if (crd == nullptr) {

@@ -18,6 +18,22 @@
 
 namespace flowc::validate {
 
+// The Kubernetes OpenAPI definitions, each kept as its JSON text (embed_schemas.cc) and parsed
+// the first time a schema reaches it: a run needs ObjectMeta and what it refers to, and a
+// built-in kind's own, a few dozen of the 700. Find may be called from several threads.
+class Definitions {
+ public:
+  // `texts`: definition name -> its schema as JSON text.
+  void Add(nlohmann::json texts);
+  // The definition `name`, or null when there is none.
+  const nlohmann::json* Find(const std::string& name);
+
+ private:
+  std::mutex mutex_;
+  nlohmann::json texts_ = nlohmann::json::object();
+  std::map<std::string, nlohmann::json, std::less<>> parsed_;
+};
+
 // A kind's schema as upstream wrote it; schema_check.cc translates the part a document uses.
 struct KindSchema {
   std::string api_version;
@@ -27,7 +43,7 @@ struct KindSchema {
   const nlohmann::json* openapi = nullptr;  // a CRD's openAPIV3Schema; null for a built-in kind
   const nlohmann::json* shared = nullptr;   // a bundled CRD's shared subtrees (embed_schemas.cc)
   std::string definition;                   // a built-in kind's definition name
-  const nlohmann::json* definitions = nullptr;  // the Kubernetes definitions
+  Definitions* definitions = nullptr;       // the Kubernetes definitions
 };
 
 class SchemaStore {
@@ -49,14 +65,14 @@ class SchemaStore {
 
   // Reads the Kubernetes definitions, which nearly every kind needs (a CRD's metadata is
   // ObjectMeta): a worker can do it while the others read their YAML.
-  void Preload() { Definitions(); }
+  void Preload() { AllDefinitions(); }
 
   // Every apiVersion/kind pair known, for a did-you-mean.
   std::vector<std::string> KnownKinds() const;
 
  private:
   struct Source;
-  const nlohmann::json& Definitions();
+  Definitions& AllDefinitions();
   const nlohmann::json& EmbeddedFile(size_t index);
 
   // Each embedded file is parsed once, by the first thread that needs it; threads that need
@@ -72,7 +88,7 @@ class SchemaStore {
   std::mutex built_mutex_;  // guards built_
   std::map<std::pair<std::string, std::string>, std::unique_ptr<KindSchema>> built_;
   std::once_flag definitions_once_;
-  nlohmann::json definitions_;
+  Definitions definitions_;
 };
 
 }  // namespace flowc::validate
