@@ -6,7 +6,8 @@
 #   bench/run.sh --smoke    sizes 10 and 100, one quick pass, prints the tables (CI)
 #
 # It also runs bench/fmt.sh (flowc fmt next to flowc check at 10,000 steps; 100 in the smoke
-# test), whose bench/FMT.md goes into bench/RESULTS.md.
+# test), whose bench/FMT.md goes into bench/RESULTS.md; the smoke test also runs
+# bench/validate.sh at 100 steps (bench/VALIDATE.md is written by a run of its own).
 #
 # Builds a Release binary in build-release/, generates flows with
 # bench/gen_flow.py (JobSet gets flows without foreach and schedule, which it
@@ -145,6 +146,8 @@ if ((smoke)); then
   echo "$added_table"
   echo
   bench/fmt.sh "$flowc" 100 --smoke
+  echo
+  bench/validate.sh "$flowc" 100 --smoke
   exit 0
 fi
 # flowc fmt next to flowc check at 10,000 steps (bench/fmt.sh writes bench/FMT.md).
