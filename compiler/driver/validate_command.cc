@@ -11,6 +11,7 @@
 #include "compiler/driver/diagnostic_printer.h"
 #include "compiler/driver/driver.h"
 #include "compiler/driver/files.h"
+#include "compiler/validate/schema_check.h"
 #include "compiler/validate/validate.h"
 
 namespace flowc::driver {
@@ -100,6 +101,7 @@ int RunValidate(const ValidateOptions& options) {
       validate::ValidateFile(*run.file, store, validate_options, run.diagnostics, run.counts);
     }
   };
+  validate::PrepareForThreads();
   size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
   std::vector<std::thread> threads;
   for (size_t i = 1; i < std::min(workers, runs.size() + 1); ++i) threads.emplace_back(work);

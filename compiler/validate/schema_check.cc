@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <future>
+#include <locale>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -423,6 +425,14 @@ class Walker {
 
 }  // namespace
 
+void PrepareForThreads() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const auto& ctype = std::use_facet<std::ctype<char>>(std::locale());
+    for (int c = 0; c < 256; ++c) ctype.narrow(static_cast<char>(c), '\0');
+  });
+}
+
 TranslatedSchema PrepareDocument(const KindSchema& schema, json& doc) {
   json shape = ShapeOf(doc);
   OpenApiTranslator translator(schema.definitions, schema.shared);
@@ -447,6 +457,7 @@ void CheckSchema(const TranslatedSchema& schema, const json& doc, const Report& 
   };
   std::future<void> walking;
   if (parallel) {
+    PrepareForThreads();
     walking = std::async(std::launch::async, [&] {
       walk([&](Finding f) { walked.emplace_back(false, std::move(f)); },
            [&](Finding f) { walked.emplace_back(true, std::move(f)); });

@@ -19,6 +19,12 @@
 
 namespace flowc::validate {
 
+// Fills what libstdc++ fills lazily and threads would then race to fill: std::regex's compiler
+// narrows characters through the C locale's ctype facet, which caches each character on first
+// use (locale_facets.h, narrow). Call before starting threads that check documents; CheckSchema
+// calls it itself.
+void PrepareForThreads();
+
 // The part of a kind's schema one document reaches, translated for it
 // (openapi_to_jsonschema.h).
 struct TranslatedSchema {

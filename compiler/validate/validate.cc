@@ -137,6 +137,7 @@ class DocumentChecker {
     std::vector<Finding> semantic;
     std::future<void> checking;
     if (parallel_) {
+      PrepareForThreads();
       checking = std::async(std::launch::async, [&] {
         CheckSemantics(doc, [&](Finding f) { semantic.push_back(std::move(f)); });
       });
