@@ -9,7 +9,6 @@
 #include <map>
 #include <optional>
 #include <sstream>
-#include <unordered_set>
 
 #include "compiler/validate/yaml_scalar.h"
 
@@ -137,7 +136,6 @@ class DocumentBuilder : public YAML::EventHandler {
     std::string key;
     bool key_is_merge = false;
     diag::SourceRange key_range;
-    std::unordered_set<std::string> seen;
     std::vector<std::pair<nlohmann::json, uint32_t>> merges;
   };
 
@@ -227,16 +225,17 @@ class DocumentBuilder : public YAML::EventHandler {
         return;
       }
     }
-    if (!parent.seen.insert(parent.key).second) {
+    // The later of two equal keys wins, as in sigs.k8s.io/yaml, once reported.
+    auto [member, added] = parent.value.emplace(parent.key, nullptr);
+    if (!added) {
       Path path = CurrentPath();
       path.push_back(Key(parent.key));
       doc_.problems.push_back(
           YamlProblem{path, parent.key_range, fmt::format("duplicate field \"{}\"", parent.key)});
     }
-    NodePosition& p = doc_.positions[position];
-    p.key = parent.key_range;
-    doc_.positions[parent.position].members.emplace_back(parent.key, position);
-    parent.value[parent.key] = std::move(value);
+    *member = std::move(value);
+    doc_.positions[position].key = parent.key_range;
+    doc_.positions[parent.position].members.emplace_back(std::move(parent.key), position);
   }
 
   const diag::SourceFile& file_;
