@@ -216,7 +216,9 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
       }
     }
     if (crd != nullptr) {
-      if (auto shared = crd->find("x-flowc-shared"); shared != crd->end()) out->shared = &*shared;
+      // Only a bundled CRD has shared schemas (embed_schemas.cc): a user's is read as written.
+      auto shared = crd->find("x-flowc-shared");
+      if (source.document == nullptr && shared != crd->end()) out->shared = &*shared;
       for (const nlohmann::json& v : (*crd)["spec"]["versions"]) {
         if (v.is_object() && Str(v, "name") == source.row.selector) {
           out->openapi = &v["schema"]["openAPIV3Schema"];
