@@ -131,6 +131,7 @@ class DocumentChecker {
       };
     };
     TranslatedSchema translated = PrepareDocument(*schema, doc);
+    bool cluster_scoped = schema->scope == "Cluster";
 #ifdef FLOWC_VALIDATE_CHECKS
     // The semantic checks read the prepared document as the schema pass does: on a thread of
     // their own for a big one, their findings kept until the schema's are in.
@@ -139,7 +140,7 @@ class DocumentChecker {
     if (parallel_) {
       PrepareForThreads();
       checking = std::async(std::launch::async, [&] {
-        CheckSemantics(doc, [&](Finding f) { semantic.push_back(std::move(f)); });
+        CheckSemantics(doc, cluster_scoped, [&](Finding f) { semantic.push_back(std::move(f)); });
       });
     }
 #endif
@@ -149,7 +150,7 @@ class DocumentChecker {
     if (parallel_) {
       checking.get();
     } else {
-      CheckSemantics(doc, [&](Finding f) { semantic.push_back(std::move(f)); });
+      CheckSemantics(doc, cluster_scoped, [&](Finding f) { semantic.push_back(std::move(f)); });
     }
     // One complaint per field: the schema's wins (checks/checks.h).
     for (Finding& f : semantic) {

@@ -51,6 +51,8 @@ GOLDEN_CASES = [
     ("custom_resource_allowed", ["--allow-unknown-kinds", "custom_resource.yaml", "valid.yaml"]),
     ("custom_resource_schemas", ["--schemas", "tests/validate/schemas_extra",
                                  "custom_resource.yaml"]),
+    ("custom_cluster_scoped", ["--schemas", "tests/validate/schemas_extra",
+                               "custom_cluster_scoped.yaml"]),
     ("custom_rules", ["--schemas", "tests/validate/schemas_rules", "custom_rules.yaml"]),
     ("schemas_not_crd", ["--schemas", "tests/validate/schemas_not_crd", "valid.yaml"]),
     ("schemas_missing_dir", ["--schemas", "tests/validate/no_such_dir", "valid.yaml"]),

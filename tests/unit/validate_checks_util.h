@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compiler/validate/checks/checks.h"
+#include "compiler/validate/schema_store.h"
 
 // A failed CHECK prints the findings, one a line.
 namespace doctest {
@@ -79,8 +80,17 @@ inline std::string Line(const Finding& f) {
 inline std::vector<std::string> Check(const std::string& yaml) {
   std::vector<json> docs = Documents(yaml);
   std::vector<std::string> out;
+  // The scope of a kind comes from its schema, as in the validator.
+  static SchemaStore* store = new SchemaStore("4.1");
   for (size_t i = 0; i < docs.size(); ++i) {
-    CheckSemantics(docs[i], [&](Finding f) {
+    std::string error;
+    const KindSchema* schema = docs[i].is_object() &&
+                                       docs[i].value("apiVersion", json()).is_string() &&
+                                       docs[i].value("kind", json()).is_string()
+                                   ? store->Find(docs[i]["apiVersion"], docs[i]["kind"], &error)
+                                   : nullptr;
+    bool cluster_scoped = schema != nullptr && schema->scope == "Cluster";
+    CheckSemantics(docs[i], cluster_scoped, [&](Finding f) {
       out.push_back((docs.size() > 1 ? "doc" + std::to_string(i + 1) + ": " : "") + Line(f));
     });
   }

@@ -26,31 +26,6 @@ std::string_view Group(std::string_view api_version) {
   return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
 }
 
-// The kinds of flowc validate's bundled schemas (and the commoner built-ins) whose objects have
-// no namespace: the scope of each upstream CRD and of the Kubernetes API.
-bool IsClusterScoped(std::string_view group, std::string_view kind) {
-  static const std::pair<std::string_view, std::string_view> kCluster[] = {
-      {"", "Namespace"},
-      {"", "Node"},
-      {"", "PersistentVolume"},
-      {"argoproj.io", "ClusterWorkflowTemplate"},
-      {"trainer.kubeflow.org", "ClusterTrainingRuntime"},
-      {"kueue.x-k8s.io", "ClusterQueue"},
-      {"kueue.x-k8s.io", "ResourceFlavor"},
-      {"kueue.x-k8s.io", "WorkloadPriorityClass"},
-      {"resource.k8s.io", "DeviceClass"},
-      {"scheduling.k8s.io", "PriorityClass"},
-      {"storage.k8s.io", "StorageClass"},
-      {"rbac.authorization.k8s.io", "ClusterRole"},
-      {"rbac.authorization.k8s.io", "ClusterRoleBinding"},
-      {"apiextensions.k8s.io", "CustomResourceDefinition"},
-  };
-  for (const auto& [g, k] : kCluster) {
-    if (g == group && k == kind) return true;
-  }
-  return false;
-}
-
 // Where a kind keeps its pod specs, as a path of keys with "[]" for every item of a list.
 std::vector<std::string_view> PodSpecPaths(std::string_view group, std::string_view kind) {
   if (group.empty() && kind == "Pod") return {"spec"};
@@ -117,7 +92,7 @@ std::optional<NameSet> InjectedVolumes(const Json& doc, std::string_view group,
 
 }  // namespace
 
-void CheckSemantics(const nlohmann::json& doc, const Report& report) {
+void CheckSemantics(const nlohmann::json& doc, bool cluster_scoped, const Report& report) {
   if (!doc.is_object()) return;
   Sink sink(report);
   std::string_view api_version = StrOr(&doc, "apiVersion");
@@ -127,7 +102,7 @@ void CheckSemantics(const nlohmann::json& doc, const Report& report) {
   if (api_version == "v1" && kind == "List") return;
   bool argo = group == "argoproj.io";
   bool flat = api_version == "resource.k8s.io/v1beta1";
-  checks::CheckObjectMeta(sink, doc, kind, IsClusterScoped(group, kind));
+  checks::CheckObjectMeta(sink, doc, kind, cluster_scoped);
   for (const auto& [key, value] : doc.items()) {
     if (key != "metadata" && value.is_structured()) {
       checks::CheckNestedMetadata(sink, value, Path().Key(key), argo);

@@ -27,8 +27,9 @@ namespace flowc::validate {
 // own still gets the metadata checks (name, namespace, labels, annotations). `doc` is the
 // document as JSON (any shape: a field of the wrong type is the schema's to report and is
 // skipped here). A v1 List gets no checks: call this on each of its items, with the items[i]
-// prefix added to the findings' paths.
-void CheckSemantics(const nlohmann::json& doc, const Report& report);
+// prefix added to the findings' paths. `cluster_scoped`: the kind's scope, as its schema says
+// (a CRD's spec.scope; the Kubernetes API's for a built-in kind).
+void CheckSemantics(const nlohmann::json& doc, bool cluster_scoped, const Report& report);
 
 // The checks that span documents, over a whole YAML stream in order: an Argo `templateRef` to a
 // WorkflowTemplate or ClusterWorkflowTemplate of the same stream must name one of its
