@@ -75,11 +75,18 @@ int RunValidate(const ValidateOptions& options) {
   // does not depend on the scheduling. Task 0 reads the Kubernetes definitions, which nearly
   // every kind needs, while the other workers read YAML.
   struct FileRun {
+    std::optional<std::string> text;         // standard input's, read before the workers start
+    std::string error;                       // why the file could not be read
     std::unique_ptr<diag::SourceFile> file;  // outlives the diagnostics that point into it
     diag::Diagnostics diagnostics;
     validate::Counts counts;
   };
   std::vector<FileRun> runs(options.inputs.size());
+  // `-` is read here, in order: two workers reading standard input at once would split it
+  // between them. A second `-` reads what the first left, nothing, as it did before threads.
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (options.inputs[i] == "-") runs[i].text = ReadInput("-", &runs[i].error);
+  }
   std::atomic<size_t> next_task{0};
   auto work = [&] {
     for (size_t task; (task = next_task++) <= runs.size();) {
@@ -89,15 +96,14 @@ int RunValidate(const ValidateOptions& options) {
       }
       FileRun& run = runs[task - 1];
       const std::string& path = options.inputs[task - 1];
-      std::string error;
-      std::optional<std::string> text = ReadInput(path, &error);
-      if (!text) {
-        run.diagnostics.Report(diag::Code::kUnreadableInput, nullptr, {}, error);
+      if (path != "-") run.text = ReadInput(path, &run.error);
+      if (!run.text) {
+        run.diagnostics.Report(diag::Code::kUnreadableInput, nullptr, {}, run.error);
         ++run.counts.failed;
         continue;
       }
       run.file =
-          std::make_unique<diag::SourceFile>(path == "-" ? "<stdin>" : path, std::move(*text));
+          std::make_unique<diag::SourceFile>(path == "-" ? "<stdin>" : path, std::move(*run.text));
       validate::ValidateFile(*run.file, store, validate_options, run.diagnostics, run.counts);
     }
   };

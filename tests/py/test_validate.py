@@ -93,6 +93,15 @@ def main():
     expect("stdin is read", result.returncode == 1 and "<stdin>:8:7: error: JobSet/wrong-types"
            in result.stderr, result.stderr)
     expect("stdin summary", result.stdout == "0 passed, 2 failed\n", result.stdout)
+    # Files are read by parallel workers, but standard input once, in order: a second '-'
+    # finds it empty, every time.
+    with open(os.path.join(t.SOURCE_DIR, valid), encoding="utf-8") as f:
+        valid_text = f.read()
+    for attempt in range(5):
+        result = t.run_flowc("validate", "-", valid, "-", input=valid_text)
+        expect(f"stdin twice (run {attempt + 1}): the second is empty",
+               result.stderr.startswith("<stdin>:1:1: error: no YAML documents found [E071]")
+               and result.stderr.count("error:") == 1, result.stderr)
 
     # --format sarif: one SARIF log on stderr, a result per problem at its line.
     result = t.run_flowc("validate", "--format", "sarif", os.path.join(CASES, "unknown_field.yaml"))
