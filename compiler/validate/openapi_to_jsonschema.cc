@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <regex>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "compiler/validate/json_util.h"
 #include "compiler/validate/schema_store.h"
@@ -121,7 +123,9 @@ nlohmann::json OpenApiTranslator::Translate(const nlohmann::json& original, nloh
                                             bool crd, bool structural,
                                             const std::string& definition) {
   const nlohmann::json* found = &Unshare(original);
-  if (auto it = replacements_.find(found); it != replacements_.end()) found = &Unshare(*it->second);
+  if (fallbacks_ != nullptr) {
+    if (auto it = fallbacks_->find(found); it != fallbacks_->end()) found = &Unshare(*it->second);
+  }
   const nlohmann::json& node = *found;
   if (!node.is_object()) return node;
   if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
@@ -292,34 +296,49 @@ const nlohmann::json* OpenApiTranslator::At(const nlohmann::json& root,
   return at;
 }
 
-void OpenApiTranslator::FindFallbacks(const nlohmann::json& schema, const std::string& kind) {
+Fallbacks OpenApiTranslator::FindFallbacks(const nlohmann::json& schema,
+                                           const std::string& kind) const {
   // Argo's CRDs leave an inline template (a DAG task's or a step's) open; Argo reads it as a
-  // template (workflow/v1alpha1 DAGTask.Inline *Template), so it is checked as one.
-  std::string base;
-  if (kind == "Workflow" || kind == "WorkflowTemplate" || kind == "ClusterWorkflowTemplate") {
-    base = "/properties/spec";
-  } else if (kind == "CronWorkflow") {
-    base = "/properties/spec/properties/workflowSpec";
-  } else {
-    return;
+  // template (workflow/v1alpha1 DAGTask.Inline and WorkflowStep.Inline, *Template), so it is
+  // checked as the template schema that holds it: in spec.templates, in templateDefaults, and
+  // wherever else the CRD has a template. Found by a walk rather than by fixed paths, so that
+  // a schema shared between two templates (embed_schemas.cc) is read as each would be.
+  Fallbacks fallbacks;
+  if (kind != "Workflow" && kind != "WorkflowTemplate" && kind != "ClusterWorkflowTemplate" &&
+      kind != "CronWorkflow") {
+    return fallbacks;
   }
-  std::string templates = base + "/properties/templates/items";
-  const nlohmann::json* tp = At(schema, templates);
-  if (tp == nullptr) return;
   auto open = [](const nlohmann::json& s) {
     return s.is_object() &&
            (!s.contains("properties") || Bool(s, "x-kubernetes-preserve-unknown-fields", false));
   };
-  for (const char* inline_path : {"/properties/dag/properties/tasks/items/properties/inline",
-                                  "/properties/steps/items/items/properties/inline"}) {
-    const nlohmann::json* p = At(schema, templates + inline_path);
-    if (p != nullptr && open(*p)) replacements_[p] = tp;
+  std::unordered_set<const nlohmann::json*> seen;
+  std::vector<const nlohmann::json*> stack = {&Unshare(schema)};
+  while (!stack.empty()) {
+    const nlohmann::json* node = stack.back();
+    stack.pop_back();
+    if (!node->is_structured() || !seen.insert(node).second) continue;
+    for (const nlohmann::json& child : *node) stack.push_back(&Unshare(child));
+    auto props = node->is_object() ? node->find("properties") : node->end();
+    if (props == node->end() || !props->is_object() ||
+        (!props->contains("dag") && !props->contains("steps"))) {
+      continue;
+    }
+    for (const char* inline_path : {"/properties/dag/properties/tasks/items/properties/inline",
+                                    "/properties/steps/items/items/properties/inline"}) {
+      const nlohmann::json* p = At(*node, inline_path);
+      if (p != nullptr && open(*p)) fallbacks[p] = node;
+    }
   }
+  return fallbacks;
 }
 
 nlohmann::json OpenApiTranslator::CrdRoot(const nlohmann::json& schema, const std::string& kind,
                                           nlohmann::json& shape) {
-  FindFallbacks(schema, kind);
+  if (fallbacks_ == nullptr) {
+    found_fallbacks_ = FindFallbacks(schema, kind);
+    fallbacks_ = &found_fallbacks_;
+  }
   nlohmann::json root = Translate(schema, shape, /*crd=*/true, /*structural=*/true, "");
   if (!root.is_object()) root = nlohmann::json::object();
   nlohmann::json& props = root["properties"];

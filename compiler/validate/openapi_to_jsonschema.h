@@ -28,6 +28,11 @@ namespace flowc::validate {
 
 class Definitions;  // schema_store.h
 
+// The open nodes of a CRD schema that are checked as another node of it (Argo's inline
+// templates, checked as the template that holds them): found once per schema
+// (OpenApiTranslator::FindFallbacks) and kept with it (schema_store.h, KindSchema).
+using Fallbacks = std::unordered_map<const nlohmann::json*, const nlohmann::json*>;
+
 inline constexpr const char* kObjectMeta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 inline constexpr const char* kQuantityPattern =
     "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+("
@@ -43,8 +48,13 @@ class OpenApiTranslator {
  public:
   // `definitions`: the Kubernetes OpenAPI definitions (may be null when none are loaded).
   // `shared`: a bundled CRD's "x-flowc-shared" list (null for any other schema).
-  explicit OpenApiTranslator(Definitions* definitions, const nlohmann::json* shared = nullptr)
-      : definitions_(definitions), shared_(shared) {}
+  // `fallbacks`: the CRD's, from FindFallbacks; null: CrdRoot finds them itself.
+  explicit OpenApiTranslator(Definitions* definitions, const nlohmann::json* shared = nullptr,
+                             const Fallbacks* fallbacks = nullptr)
+      : definitions_(definitions), shared_(shared), fallbacks_(fallbacks) {}
+
+  // The fallbacks of a CRD version's openAPIV3Schema for a document of `kind`.
+  Fallbacks FindFallbacks(const nlohmann::json& schema, const std::string& kind) const;
 
   // A CRD version's openAPIV3Schema, as the root of a document of `kind` with `shape`: metadata
   // is checked against ObjectMeta, and Argo's inline templates against the template schema.
@@ -60,7 +70,6 @@ class OpenApiTranslator {
   nlohmann::json Translate(const nlohmann::json& node, nlohmann::json& shape, bool crd,
                            bool structural, const std::string& definition);
   nlohmann::json Definition(const std::string& name, nlohmann::json& shape);
-  void FindFallbacks(const nlohmann::json& schema, const std::string& kind);
   // `node`, or the shared subtree it stands for.
   const nlohmann::json& Unshare(const nlohmann::json& node) const;
   // The node at JSON pointer `pointer` from `root`, through shared subtrees; null if none.
@@ -68,8 +77,8 @@ class OpenApiTranslator {
 
   Definitions* definitions_;
   const nlohmann::json* shared_;
-  // An open node of a CRD that is checked as another node of it (Argo's inline templates).
-  std::unordered_map<const nlohmann::json*, const nlohmann::json*> replacements_;
+  const Fallbacks* fallbacks_;
+  Fallbacks found_fallbacks_;  // CrdRoot's, when none were given
 };
 
 }  // namespace flowc::validate

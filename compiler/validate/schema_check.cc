@@ -435,7 +435,7 @@ void PrepareForThreads() {
 
 TranslatedSchema PrepareDocument(const KindSchema& schema, json& doc) {
   json shape = ShapeOf(doc);
-  OpenApiTranslator translator(schema.definitions, schema.shared);
+  OpenApiTranslator translator(schema.definitions, schema.shared, &schema.fallbacks);
   TranslatedSchema out{schema.kind, schema.openapi != nullptr
                                         ? translator.CrdRoot(*schema.openapi, schema.kind, shape)
                                         : translator.DefinitionRoot(schema.definition, shape)};

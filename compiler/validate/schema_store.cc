@@ -225,7 +225,9 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
         }
       }
     }
-    if (out->openapi == nullptr || !out->openapi->is_object()) {
+    if (out->openapi != nullptr && out->openapi->is_object()) {
+      out->fallbacks = OpenApiTranslator(nullptr, out->shared).FindFallbacks(*out->openapi, kind);
+    } else {
       *error =
           fmt::format("the schema of {} {} in {} cannot be read", api_version, kind, source.source);
       return nullptr;

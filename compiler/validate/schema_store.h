@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/diag/diagnostics.h"
+#include "compiler/validate/openapi_to_jsonschema.h"
 
 namespace flowc::validate {
 
@@ -42,6 +43,7 @@ struct KindSchema {
   std::string source;                       // "argo-workflows@v4.1.2", or the --schemas file
   const nlohmann::json* openapi = nullptr;  // a CRD's openAPIV3Schema; null for a built-in kind
   const nlohmann::json* shared = nullptr;   // a bundled CRD's shared subtrees (embed_schemas.cc)
+  Fallbacks fallbacks;                      // a CRD's (openapi_to_jsonschema.h)
   std::string definition;                   // a built-in kind's definition name
   Definitions* definitions = nullptr;       // the Kubernetes definitions
 };

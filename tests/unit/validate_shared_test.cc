@@ -1,0 +1,86 @@
+// The schemas flowc embeds are rewritten at build time (compiler/validate/embed_schemas.cc):
+// a CRD's repeated schemas are stored once and referred to, and each Kubernetes definition is
+// kept as text until used. Neither may change a check: for every bundled CRD version, the
+// translation of the embedded schema must equal that of the upstream file in the source tree,
+// for a document shaped to reach every property.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "compiler/validate/openapi_to_jsonschema.h"
+#include "compiler/validate/schema_store.h"
+
+namespace flowc::validate {
+namespace {
+
+using nlohmann::json;
+
+// The shape of a document that has every property, list item and map value `schema` names.
+json FullShape(const json& schema, int depth) {
+  if (!schema.is_object() || depth > 64) return nullptr;
+  if (auto items = schema.find("items"); items != schema.end() && items->is_object()) {
+    return json::array({FullShape(*items, depth + 1)});
+  }
+  json out;
+  if (auto props = schema.find("properties"); props != schema.end() && props->is_object()) {
+    out = json::object();
+    for (auto it = props->begin(); it != props->end(); ++it) {
+      out[it.key()] = FullShape(*it, depth + 1);
+    }
+  }
+  auto more = schema.find("additionalProperties");
+  if (more != schema.end() && more->is_object()) {
+    if (!out.is_object()) out = json::object();
+    out["any-key"] = FullShape(*more, depth + 1);
+  }
+  return out;
+}
+
+TEST_CASE("an embedded CRD schema translates as its upstream file does") {
+  const std::filesystem::path schemas =
+      std::filesystem::path(FLOWC_SOURCE_DIR) / "compiler/validate/schemas";
+  REQUIRE(std::filesystem::is_directory(schemas));
+  SchemaStore argo41("4.1"), argo37("3.7");
+  size_t compared = 0;
+  for (const auto& dir : std::filesystem::directory_iterator(schemas)) {
+    std::string folder = dir.path().filename().string();
+    SchemaStore& store = folder.rfind("argo-workflows@v3.7", 0) == 0 ? argo37 : argo41;
+    for (const auto& file : std::filesystem::directory_iterator(dir.path())) {
+      if (file.path().extension() != ".json") continue;
+      std::ifstream in(file.path());
+      json crd = json::parse(in);
+      if (!crd.is_object() || crd.value("kind", "") != "CustomResourceDefinition") continue;
+      std::string kind = crd["spec"]["names"]["kind"];
+      for (const json& version : crd["spec"]["versions"]) {
+        json::json_pointer at("/schema/openAPIV3Schema");
+        if (!version.contains(at)) continue;
+        std::string api_version =
+            crd["spec"]["group"].get<std::string>() + "/" + version["name"].get<std::string>();
+        INFO(folder << "/" << file.path().filename().string() << ": " << api_version << " "
+                    << kind);
+        std::string error;
+        const KindSchema* embedded = store.Find(api_version, kind, &error);
+        REQUIRE(embedded != nullptr);
+        REQUIRE(embedded->openapi != nullptr);
+        const json& upstream = version[at];
+        json shape = FullShape(upstream, 0);
+        shape["metadata"] = {{"name", nullptr}, {"labels", {{"app", nullptr}}}};
+        json upstream_shape = shape, embedded_shape = shape;
+        json want = OpenApiTranslator(embedded->definitions, nullptr)
+                        .CrdRoot(upstream, kind, upstream_shape);
+        json got = OpenApiTranslator(embedded->definitions, embedded->shared, &embedded->fallbacks)
+                       .CrdRoot(*embedded->openapi, kind, embedded_shape);
+        CHECK(got == want);
+        CHECK(embedded_shape == upstream_shape);
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared == 14);  // argo 3.7 and 4.1 (3 each), jobset 1, trainer 3, kueue 4
+}
+
+}  // namespace
+}  // namespace flowc::validate
