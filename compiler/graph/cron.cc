@@ -40,7 +40,7 @@ std::string CheckCron(std::string_view cron) {
       {"day of month", 1, 31, {}},
       {"month", 1, 12, {"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}},
       // 0-6, not cron's 0-7: Argo parses a CronWorkflow's schedule with robfig/cron v3, whose
-      // day-of-week bounds are 0-6 (parser.go, dow), and refuses 7 when the object is created.
+      // day-of-week bounds are 0-6 (spec.go, dow), and refuses 7 when the object is created.
       {"day of week", 0, 6, {"SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"}},
   };
   std::vector<std::string_view> parts;

@@ -24,7 +24,7 @@ struct Kind {
   std::string_view scope;
   std::string_view selector;  // CRD version name, or definition name
   bool is_crd;
-  size_t file;  // index into Files()
+  size_t file;  // index into kFiles
 };
 
 // Defined in the generated embedded_schemas.cc.

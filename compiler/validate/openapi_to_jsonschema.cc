@@ -299,10 +299,11 @@ const nlohmann::json* OpenApiTranslator::At(const nlohmann::json& root,
 Fallbacks OpenApiTranslator::FindFallbacks(const nlohmann::json& schema,
                                            const std::string& kind) const {
   // Argo's CRDs leave an inline template (a DAG task's or a step's) open; Argo reads it as a
-  // template (workflow/v1alpha1 DAGTask.Inline and WorkflowStep.Inline, *Template), so it is
-  // checked as the template schema that holds it: in spec.templates, in templateDefaults, and
-  // wherever else the CRD has a template. Found by a walk rather than by fixed paths, so that
-  // a schema shared between two templates (embed_schemas.cc) is read as each would be.
+  // template (pkg/apis/workflow/v1alpha1/workflow_types.go: DAGTask.Inline and
+  // WorkflowStep.Inline are *Template), so it is checked as the template schema that holds it:
+  // in spec.templates, in templateDefaults, and wherever else the CRD has a template. Found by a
+  // walk rather than by fixed paths, so that a schema shared between two templates
+  // (embed_schemas.cc) is read as each would be.
   Fallbacks fallbacks;
   if (kind != "Workflow" && kind != "WorkflowTemplate" && kind != "ClusterWorkflowTemplate" &&
       kind != "CronWorkflow") {

@@ -7,8 +7,10 @@
 // | Descriptor): an optional "TZ=" or "CRON_TZ=" prefix, a descriptor (@yearly, @annually,
 // @monthly, @weekly, @daily, @midnight, @hourly, "@every <duration>") or five fields split on
 // white space, each a comma list of `*`/`?`/N/N-M with an optional /step, months and days of
-// week also by name. Its bounds are robfig's (day of week 0-6, not cron's 0-7), so this is not
-// compiler/graph/cron.cc, which checks the flow language's own @schedule.
+// week also by name, within robfig's bounds (spec.go: day of week 0-6). compiler/graph/cron.cc
+// checks the flow language's own @schedule, a subset of this grammar (five fields, no `?`, no
+// descriptor) with the same bounds and messages written for a flow's author; this one keeps
+// robfig's messages, as `argo lint` prints them.
 #include <fmt/format.h>
 
 #include <cctype>
