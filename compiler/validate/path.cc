@@ -11,21 +11,23 @@ bool NeedsQuotes(std::string_view key) {
 
 }  // namespace
 
+void AppendPathElement(std::string& text, const PathElement& e) {
+  if (e.is_index) {
+    text += '[' + std::to_string(e.index) + ']';
+  } else if (NeedsQuotes(e.key)) {
+    // JSON's escaping: a key may hold any character, a quote and a backslash too.
+    text += '[' +
+            nlohmann::json(e.key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+            ']';
+  } else {
+    if (!text.empty()) text += '.';
+    text += e.key;
+  }
+}
+
 std::string FormatPath(const Path& path) {
   std::string out;
-  for (const PathElement& e : path) {
-    if (e.is_index) {
-      out += '[' + std::to_string(e.index) + ']';
-    } else if (NeedsQuotes(e.key)) {
-      // JSON's escaping: a key may hold any character, a quote and a backslash too.
-      out += '[' +
-             nlohmann::json(e.key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-             ']';
-    } else {
-      if (!out.empty()) out += '.';
-      out += e.key;
-    }
-  }
+  for (const PathElement& e : path) AppendPathElement(out, e);
   return out;
 }
 

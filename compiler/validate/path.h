@@ -28,6 +28,10 @@ inline PathElement Index(size_t index) { return PathElement{{}, index, true}; }
 // "spec.templates[2].container", metadata.labels["app.kubernetes.io/name"]; "" for the root.
 std::string FormatPath(const Path& path);
 
+// Appends one element to a path's text form, as FormatPath writes it (the semantic checks build
+// their paths as text: checks/internal.h).
+void AppendPathElement(std::string& text, const PathElement& element);
+
 // The inverse of FormatPath; nullopt for text that is not a path in that form.
 std::optional<Path> ParsePath(std::string_view text);
 

@@ -37,6 +37,7 @@ GOLDEN_CASES = [
     ("cel_rule", ["cel_rule.yaml"]),
     ("kueue", ["kueue.yaml"]),
     ("argo_inline", ["argo_inline.yaml"]),
+    ("odd_keys", ["odd_keys.yaml"]),
     ("argo_inline_v3", ["--argo-version", "3.7", "argo_inline.yaml"]),
     # Files are checked in parallel; the diagnostics still come in the order the files are given.
     ("file_order", ["wrong_types.yaml", "valid.yaml", "unknown_field.yaml", "cel_rule.yaml",

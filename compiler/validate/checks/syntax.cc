@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "compiler/validate/checks/internal.h"
+#include "compiler/validate/path.h"
 
 namespace flowc::validate::checks {
 namespace {
@@ -56,18 +57,13 @@ constexpr std::string_view kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-
 
 Path Path::Key(std::string_view key) const {
   Path out = *this;
-  if (key.find_first_of(".[]") != std::string_view::npos) {
-    out.text_ += "[" + Quote(key) + "]";
-  } else {
-    if (!out.text_.empty()) out.text_ += '.';
-    out.text_ += key;
-  }
+  AppendPathElement(out.text_, validate::Key(std::string(key)));
   return out;
 }
 
 Path Path::Index(size_t index) const {
   Path out = *this;
-  out.text_ += fmt::format("[{}]", index);
+  AppendPathElement(out.text_, validate::Index(index));
   return out;
 }
 
