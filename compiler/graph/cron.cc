@@ -33,7 +33,9 @@ int CronValue(std::string_view text, const CronField& field) {
 
 }  // namespace
 
-std::string CheckCron(std::string_view cron) {
+CronError CheckCron(std::string_view cron) {
+  static constexpr std::string_view kExample =
+      "for example cron=\"0 3 * * *\" runs every day at 03:00";
   static const CronField kFields[] = {
       {"minute", 0, 59, {}},
       {"hour", 0, 23, {}},
@@ -52,9 +54,13 @@ std::string CheckCron(std::string_view cron) {
     i = j;
   }
   if (parts.size() != 5) {
-    return fmt::format("has {} field{}; a cron expression has five (minute hour day-of-month "
-                       "month day-of-week)",
-                       parts.size(), parts.size() == 1 ? "" : "s");
+    std::string why = fmt::format(
+        "has {} field{}; a cron expression has five (minute hour day-of-month month day-of-week)",
+        parts.size(), parts.size() == 1 ? "" : "s");
+    if (!cron.empty() && cron[0] == '@') {
+      return {why, "write hourly=true, daily=true or weekly=true instead of a '@' descriptor"};
+    }
+    return {why, std::string(kExample)};
   }
   for (size_t f = 0; f < 5; ++f) {
     const CronField& field = kFields[f];
@@ -67,7 +73,10 @@ std::string CheckCron(std::string_view cron) {
       if (slash != std::string_view::npos) {
         range = item.substr(0, slash);
         int step = CronValue(item.substr(slash + 1), CronField{"", 1, 0, {}});
-        if (step < 1) return fmt::format("has a bad step '{}' in the {} field", item, field.name);
+        if (step < 1) {
+          return {fmt::format("has a bad step '{}' in the {} field", item, field.name),
+                  std::string(kExample)};
+        }
       }
       if (range != "*") {
         size_t dash = range.find('-');
@@ -75,15 +84,18 @@ std::string CheckCron(std::string_view cron) {
         std::string_view high = dash == std::string_view::npos ? low : range.substr(dash + 1);
         int lo = CronValue(low, field), hi = CronValue(high, field);
         if (lo < field.min || lo > field.max || hi < field.min || hi > field.max || hi < lo) {
-          return fmt::format("has '{}' in the {} field, outside {}-{}", item, field.name, field.min,
-                             field.max);
+          std::string why = fmt::format("has '{}' in the {} field, outside {}-{}", item,
+                                        field.name, field.min, field.max);
+          bool sunday_as_7 = &field == &kFields[4] && (lo == 7 || hi == 7);
+          return {why, sunday_as_7 ? "Sunday is 0 (or SUN): Argo's cron parser refuses 7"
+                                   : std::string(kExample)};
         }
       }
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
   }
-  return "";
+  return {};
 }
 
 }  // namespace flowc::graph

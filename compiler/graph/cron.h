@@ -9,9 +9,13 @@
 
 namespace flowc::graph {
 
-// "" when `cron` is a valid five-field expression, else what is wrong with it, to follow
-// "cron expression '...' " in a diagnostic.
-std::string CheckCron(std::string_view cron);
+struct CronError {
+  std::string why;   // follows "cron expression '...' " in a diagnostic; "" when valid
+  std::string help;  // how to write it instead
+};
+
+// What is wrong with `cron` as a five-field expression, if anything.
+CronError CheckCron(std::string_view cron);
 
 }  // namespace flowc::graph
 

@@ -117,17 +117,11 @@ std::optional<ScheduleConfig> ResolveSchedule(const ast::Decorator& decorator,
   std::vector<std::string_view> given;
   if (auto* v = a["cron"]) {
     given.push_back("cron");
-    std::string why = CheckCron(v->string);
-    if (!why.empty()) {
-      auto& d = report(diag::Code::kInvalidSchedule, v->range,
-                       fmt::format("cron expression '{}' {}", v->string, why));
-      if (!v->string.empty() && v->string[0] == '@') {
-        d.SetHelp("write hourly=true, daily=true or weekly=true instead of a '@' descriptor");
-      } else if (why.find("day of week field, outside") != std::string::npos) {
-        d.SetHelp("Sunday is 0 (or SUN): Argo's cron parser refuses 7");
-      } else {
-        d.SetHelp("for example cron=\"0 3 * * *\" runs every day at 03:00");
-      }
+    CronError error = CheckCron(v->string);
+    if (!error.why.empty()) {
+      report(diag::Code::kInvalidSchedule, v->range,
+             fmt::format("cron expression '{}' {}", v->string, error.why))
+          .SetHelp(std::move(error.help));
       return std::nullopt;
     }
     schedule.cron = v->string;
