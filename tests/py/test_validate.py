@@ -39,6 +39,9 @@ GOLDEN_CASES = [
     ("argo_inline", ["argo_inline.yaml"]),
     ("odd_keys", ["odd_keys.yaml"]),
     ("argo_inline_v3", ["--argo-version", "3.7", "argo_inline.yaml"]),
+    # What Argo sets itself, the same at both versions.
+    ("argo_sets", ["argo_sets.yaml"]),
+    ("argo_sets_v3", ["--argo-version", "3.7", "argo_sets.yaml"]),
     # Files are checked in parallel; the diagnostics still come in the order the files are given.
     ("file_order", ["wrong_types.yaml", "valid.yaml", "unknown_field.yaml", "cel_rule.yaml",
                     "duplicate_key.yaml", "kueue.yaml"]),

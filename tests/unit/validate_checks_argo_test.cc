@@ -158,13 +158,108 @@ spec:
              "[help: did you mean 'lr'?]",
              "spec.templates[0].container.args[3]: failed to resolve "
              "{{inputs.artifacts.model.path}} [help: declare it in the template's "
-             "inputs.artifacts]",
-             "spec.templates[1].script.source: failed to resolve {{inputs.parameters}} [help: "
-             "declare it in the template's inputs.parameters]"});
+             "inputs.artifacts]"});
   // A WorkflowTemplate's workflow parameters may come from the Workflow that uses it.
   CHECK(Check("apiVersion: argoproj.io/v1alpha1\nkind: WorkflowTemplate\nmetadata: {name: w}\n"
               "spec: {templates: [{name: m, container: {image: x, args: "
               "[\"{{workflow.parameters.any}}\"]}}]}\n") == Lines{});
+}
+
+// What Argo resolves itself (validate.go's globals, common.SubstituteParams) passes; what it
+// cannot resolve stays refused.
+TEST_CASE("validate checks: Argo's own variables: parameters.json, inputs.parameters") {
+  const char* with_parameters = R"(apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata: {generateName: w-}
+spec:
+  entrypoint: main
+  arguments: {parameters: [{name: greeting, value: hi}]}
+  templates:
+  - name: main
+    script:
+      image: x
+      source: |
+        echo {{workflow.parameters.json}} {{workflow.parameters}} {{ workflow.parameters.greeting }}
+        echo {{inputs.parameters}} {{workflow.name}} {{workflow.labels.json}} {{pod.name}}
+        echo {{steps.a.outputs.result}} {{item}} {{=inputs.parameters.any}} )"
+                                "{{\tinputs.parameters.tab}}\n";
+  CHECK(Check(with_parameters) == Lines{});
+  // Without a parameter, Argo sets neither workflow.parameters nor workflow.parameters.json.
+  CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata: {generateName: w-}
+spec:
+  entrypoint: main
+  templates:
+  - name: main
+    container: {image: x, args: ["{{workflow.parameters.json}}", "{{workflow.parameters}}",
+                                 "{{workflow.parameters.nope}}", "{{inputs.parameters.nope}}"]}
+)") == Lines{"spec.templates[0].container.args[0]: failed to resolve "
+             "{{workflow.parameters.json}} [help: Argo sets it when spec.arguments.parameters has "
+             "a parameter]",
+             "spec.templates[0].container.args[1]: failed to resolve {{workflow.parameters}} "
+             "[help: Argo sets it when spec.arguments.parameters has a parameter]",
+             "spec.templates[0].container.args[2]: failed to resolve "
+             "{{workflow.parameters.nope}} [help: declare it in spec.arguments.parameters]",
+             "spec.templates[0].container.args[3]: failed to resolve {{inputs.parameters.nope}} "
+             "[help: declare it in the template's inputs.parameters]"});
+}
+
+// validateSteps and validateDAG resolve a steps or DAG template's steps, tasks, target and
+// outputs, not its other fields.
+TEST_CASE("validate checks: Argo resolves a steps or DAG template in its steps and outputs") {
+  CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
+kind: WorkflowTemplate
+metadata: {name: w}
+spec:
+  templates:
+  - name: s
+    metadata: {annotations: {note: "{{inputs.parameters.nope}}"}}
+    memoize: {key: "{{inputs.parameters.nope}}", cache: {configMap: {name: c}}}
+    steps:
+    - - {name: a, template: leaf, arguments: {parameters: [{name: p, value: "{{inputs.parameters.nope}}"}]}}
+    outputs: {parameters: [{name: o, valueFrom: {parameter: "{{inputs.parameters.nope}}"}}]}
+  - name: d
+    synchronization: {mutex: {name: "{{inputs.parameters.nope}}"}}
+    dag:
+      target: "{{inputs.parameters.nope}}"
+      tasks: [{name: a, template: leaf, when: "{{inputs.parameters.nope}} == 1"}]
+  - name: leaf
+    inputs: {parameters: [{name: p}]}
+    suspend: {duration: "{{inputs.parameters.nope}}"}
+)") == Lines{"spec.templates[0].steps[0][0].arguments.parameters[0].value: failed to resolve "
+             "{{inputs.parameters.nope}} [help: declare it in the template's inputs.parameters]",
+             "spec.templates[0].outputs.parameters[0].valueFrom.parameter: failed to resolve "
+             "{{inputs.parameters.nope}} [help: declare it in the template's inputs.parameters]",
+             "spec.templates[1].dag.tasks[0].when: failed to resolve {{inputs.parameters.nope}} "
+             "[help: declare it in the template's inputs.parameters]",
+             "spec.templates[1].dag.target: failed to resolve {{inputs.parameters.nope}} [help: "
+             "declare it in the template's inputs.parameters]",
+             "spec.templates[2].suspend.duration: failed to resolve {{inputs.parameters.nope}} "
+             "[help: did you mean 'p'?]"});
+}
+
+// The controller names a template's own container or script "main" (workflowpod.go); the names
+// of sidecars, init containers and a containerSet's containers reach the pod as written.
+TEST_CASE("validate checks: Argo names the main container, not the others") {
+  CHECK(Check(R"(apiVersion: argoproj.io/v1alpha1
+kind: WorkflowTemplate
+metadata: {name: w}
+spec:
+  templates:
+  - {name: a, container: {name: "", image: x}}
+  - {name: b, script: {name: Not_A_Label, image: x, source: "true"}}
+  - name: c
+    initContainers: [{name: "", image: x}, {name: Init_1, image: x}]
+    sidecars: [{name: Side_Car, image: x}]
+    containerSet: {containers: [{name: "", image: x}, {name: main, image: x}]}
+)") == Lines{"spec.templates[2].initContainers[0].name: Required value: initContainers must all "
+             "have container name [help: name the container]",
+             "spec.templates[2].initContainers[1].name: Invalid value: \"Init_1\": " +
+                 testing::kLabel,
+             "spec.templates[2].sidecars[0].name: Invalid value: \"Side_Car\": " + testing::kLabel,
+             "spec.templates[2].containerSet.containers[0].name: Required value: name is required "
+             "[help: name the container]"});
 }
 
 TEST_CASE("validate checks: a templateRef to a WorkflowTemplate of the same stream") {

@@ -143,23 +143,65 @@ class ArgoChecker {
     for (const Json& v : Items(Get(t, "volumes"))) {
       if (const std::string* name = Str(Get(v, "name"))) volumes.insert(*name);
     }
-    // A podSpecPatch may add volumes: the mounts are then not judged.
+    // What Argo's controller does with the rest of the pod (workflow/controller/workflowpod.go,
+    // createWorkflowPod), and so which rules stand:
+    // - A volume mount must name a volume of the template, of the workflow (`volumes`,
+    //   `templateDefaults`) or a claim of `volumeClaimTemplates`: addVolumeReferences looks it up
+    //   there and nowhere else ("volume '%s' not found in workflow spec"). The volumes Argo adds
+    //   itself (var-run-argo, the script's staging volume, input artifacts, argo-bin, the
+    //   executor's secrets) are not candidates. A podSpecPatch, merged last, may add volumes:
+    //   the mounts are then not judged.
+    // - Resources, ports, tolerations and nodeSelector reach the pod as written (the main
+    //   container merged over the controller's mainContainer defaults; addSchedulingConstraints),
+    //   and `{{...}}` values are substituted first (substitutePodParams): the API server's
+    //   rules apply, to what holds no placeholder. Argo accepts such a Workflow at submission,
+    //   but every pod of the template is then refused, and the step can never run: flowc
+    //   reports it as the refusal it is.
     bool patched = patched_ || Get(t, "podSpecPatch") != nullptr;
     PodScope scope;
     scope.allow_templates = true;
     scope.volumes = patched ? nullptr : &volumes;
+    // The template's own container or script is the pod's main container, and Argo's controller
+    // names it "main" whatever the template says, "" included (workflow/controller/
+    // workflowpod.go, createWorkflowPod: `if c.Name == "" || tmpl.GetType() !=
+    // wfv1.TemplateTypeContainerSet { c.Name = common.MainContainerName }`): its name is never
+    // the pod's, and the API server never sees it. A containerSet keeps its names; Argo requires
+    // them at submission (ContainerSetTemplate.Validate: validateWorkflowFieldNames), and the
+    // pod's rule applies to them as to sidecars and init containers, whose names Argo passes to
+    // the pod as written (addSidecars, addInitContainers; validate.go validateInitContainers
+    // refuses an init container without one).
+    PodScope main = scope;
+    main.skip_name = true;
     for (const char* field : {"container", "script"}) {
-      if (const Json* c = Get(t, field)) CheckContainer(sink_, *c, at.Key(field), scope);
+      if (const Json* c = Get(t, field)) CheckContainer(sink_, *c, at.Key(field), main);
     }
+    // validate.go refuses an init container named "" at submission (validateInitContainers),
+    // and a containerSet's container named "" (ContainerSetTemplate.Validate,
+    // pkg/apis/workflow/v1alpha1): in their words, and not again as an invalid label. A missing
+    // name is the schema's (the CRD requires it).
+    auto unnamed = [&](const Json& c, const Path& here, const char* message) {
+      const std::string* name = Str(Get(c, "name"));
+      if (name == nullptr || !name->empty()) return false;
+      sink_.Add(here.Key("name"), message, "name the container");
+      return true;
+    };
     for (const char* field : {"initContainers", "sidecars"}) {
       const Json::array_t& list = Items(Get(t, field));
       for (size_t i = 0; i < list.size(); ++i) {
-        CheckContainer(sink_, list[i], at.Key(field).Index(i), scope);
+        Path here = at.Key(field).Index(i);
+        PodScope rest = scope;
+        rest.skip_name =
+            std::string_view(field) == "initContainers" &&
+            unnamed(list[i], here, "Required value: initContainers must all have container name");
+        CheckContainer(sink_, list[i], here, rest);
       }
     }
     const Json::array_t& set = Items(Get(Get(t, "containerSet"), "containers"));
     for (size_t i = 0; i < set.size(); ++i) {
-      CheckContainer(sink_, set[i], at.Key("containerSet").Key("containers").Index(i), scope);
+      Path here = at.Key("containerSet").Key("containers").Index(i);
+      PodScope rest = scope;
+      rest.skip_name = unnamed(set[i], here, "Required value: name is required");
+      CheckContainer(sink_, set[i], here, rest);
     }
     if (const Json* resources = Get(t, "podResources")) {
       CheckResources(sink_, *resources, at.Key("podResources"), scope);

@@ -1,13 +1,34 @@
-// Argo's variable references: a `{{inputs.parameters.x}}` must name an input the template
-// declares, and in a Workflow or CronWorkflow a `{{workflow.parameters.x}}` one of
-// spec.arguments.parameters. argo-workflows workflow/validate/validate.go builds each
-// template's scope from its inputs (validateInputs: "inputs.parameters.NAME",
-// "inputs.parameters" when there is any, "inputs.artifacts.NAME[.path]") and the workflow's
-// arguments ("workflow.parameters.NAME"), then resolveAllVariables fails on a tag it cannot
-// resolve: "failed to resolve {{TAG}}". A WorkflowTemplate's workflow parameters may come from
-// the Workflow that uses it, so Argo leaves them unchecked there, as this does. Expressions
-// (`{{=...}}`) are evaluated at run time and not judged; other tags (steps., tasks., item,
-// workflow.name) need the engine's run-time scope and are left alone.
+// Argo's variable references, judged as argo-workflows workflow/validate/validate.go judges them
+// at submission (read at v4.1.2's and v3.7's sources; the rules below are the same in both):
+//
+// - ValidateWorkflow's globals: "workflow.parameters.NAME" for each of spec.arguments.parameters,
+//   and, when there is at least one, "workflow.parameters" and "workflow.parameters.json"
+//   (common.GlobalVarWorkflowParameters, GlobalVarWorkflowParametersJSON; v4: varkeys
+//   WorkflowParametersAll, WorkflowParametersJSON). A WorkflowTemplate's workflow parameters may
+//   come from the Workflow that uses it: resolveAllVariables lets every "workflow.parameters"
+//   tag pass there (workflowTemplateValidation), and so does a Workflow with a
+//   workflowTemplateRef, whose parameters merge with the template's (util.MergeParameters).
+// - validateInputs: "inputs.parameters.NAME" and "inputs.artifacts.NAME[.path]" for the
+//   template's own inputs. "{{inputs.parameters}}" always resolves: common.SubstituteParams
+//   (workflow/common/util.go) replaces it with the inputs as JSON before any check, with or
+//   without inputs.
+// - Which text is checked: validateTemplate runs common.ProcessArgs, then a leaf template
+//   (container, script, resource, suspend, data, http, plugin, containerSet) is checked whole
+//   (validateLeaf); a steps or DAG template only in its steps, tasks, DAG target and outputs
+//   (validateSteps, validateDAG, validateOutputs). An inline template is checked with the
+//   enclosing step's scope and its own input parameters (validateSteps' and validateDAG's
+//   stepScope and taskScope).
+// - resolveAllVariables fails on a tag it cannot resolve ("failed to resolve {{TAG}}"), and
+//   only on tags under the prefixes of common.GlobalVarValidWorkflowVariablePrefix; expression
+//   tags ("{{=...}}") are never checked (util/template/validate.go).
+//
+// This judges the inputs and workflow parameters only. The rest of Argo's variables (docs/
+// variables.md: workflow.name, .namespace, .uid, .mainEntrypoint, .serviceAccountName,
+// .labels.*, .annotations.*, .creationTimestamp.*, .priority, .status, .failures, .duration,
+// .scheduledTime, .outputs.*; steps.*, tasks.*, item, pod.name, node.name, retries, lastRetry.*,
+// outputs.*, metric variables) always pass: Argo resolves most of them against a scope that
+// depends on the controller's configuration (workflowDefaults' labels) or the call graph, and
+// a check that guessed them could refuse what Argo accepts. docs/validate.md lists them.
 #include <fmt/format.h>
 
 #include "compiler/diag/suggest.h"
@@ -22,9 +43,11 @@ struct Scope {
   const NameSet* workflow = nullptr;  // workflow.parameters; null: not checked
 };
 
+// strings.TrimSpace on the tag as it stands in the template's JSON (json.Marshal), where a tab
+// or a newline is written as an escape ("\t", "\n") and so is not trimmed: only spaces are.
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   return s;
 }
 
@@ -52,12 +75,10 @@ void CheckString(const Sink& sink, std::string_view text, const Path& at, const 
     const NameSet* names = nullptr;
     std::string_view name;
     std::string where;
+    std::string help;
     if (StartsWith(tag, "inputs.parameters.")) {
       names = &scope.parameters;
       name = tag.substr(18);
-      where = "the template's inputs.parameters";
-    } else if (tag == "inputs.parameters" && scope.parameters.empty()) {
-      names = &scope.parameters;
       where = "the template's inputs.parameters";
     } else if (StartsWith(tag, "inputs.artifacts.")) {
       names = &scope.artifacts;
@@ -68,19 +89,22 @@ void CheckString(const Sink& sink, std::string_view text, const Path& at, const 
       names = scope.workflow;
       name = tag.substr(20);
       where = "spec.arguments.parameters";
+      // validate.go sets "workflow.parameters.json" beside the parameters, when there is one.
+      if (name == "json" && !scope.workflow->empty()) names = nullptr;
+      if (name == "json") help = "Argo sets it when spec.arguments.parameters has a parameter";
     } else if (scope.workflow != nullptr && tag == "workflow.parameters" &&
                scope.workflow->empty()) {
       names = scope.workflow;
       where = "spec.arguments.parameters";
+      help = "Argo sets it when spec.arguments.parameters has a parameter";
     }
     if (names == nullptr || (!name.empty() && names->count(name) > 0)) {
       open = close;
       continue;
     }
-    std::string help =
-        name.empty()
-            ? ""
-            : diag::DidYouMean(name, std::vector<std::string_view>(names->begin(), names->end()));
+    if (help.empty() && !name.empty()) {
+      help = diag::DidYouMean(name, std::vector<std::string_view>(names->begin(), names->end()));
+    }
     if (help.empty()) help = fmt::format("declare it in {}", where);
     sink.Add(at, fmt::format("failed to resolve {{{{{}}}}}", tag), help);
     open = close;
@@ -117,6 +141,25 @@ void Walk(const Sink& sink, const Json& node, const Path& at, const Scope& scope
   }
 }
 
+// A template as validateTemplate reads it: a leaf whole (validateLeaf), a steps or DAG template
+// in its steps, tasks, DAG target and outputs only (validateSteps, validateDAG,
+// validateOutputs); its other fields (metadata, a memoize key, ...) are not resolved at
+// submission.
+void WalkTemplate(const Sink& sink, const Json& tmpl, const Path& at, const Scope& scope) {
+  const Json* dag = Get(tmpl, "dag");
+  const Json* steps = Get(tmpl, "steps");
+  if (dag == nullptr && steps == nullptr) {
+    Walk(sink, tmpl, at, scope);
+    return;
+  }
+  if (steps != nullptr) Walk(sink, *steps, at.Key("steps"), scope);
+  if (const Json* tasks = Get(dag, "tasks")) Walk(sink, *tasks, at.Key("dag").Key("tasks"), scope);
+  if (const Json* target = Get(dag, "target")) {
+    Walk(sink, *target, at.Key("dag").Key("target"), scope);
+  }
+  if (const Json* outputs = Get(tmpl, "outputs")) Walk(sink, *outputs, at.Key("outputs"), scope);
+}
+
 }  // namespace
 
 void CheckArgoParameters(const Sink& sink, const Json& wf, const Path& at, std::string_view kind) {
@@ -131,7 +174,7 @@ void CheckArgoParameters(const Sink& sink, const Json& wf, const Path& at, std::
     Scope scope;
     scope.workflow = check_workflow ? &workflow : nullptr;
     AddInputs(templates[i], scope);
-    Walk(sink, templates[i], at.Key("templates").Index(i), scope);
+    WalkTemplate(sink, templates[i], at.Key("templates").Index(i), scope);
   }
 }
 

@@ -99,6 +99,7 @@ void CheckNestedMetadata(const Sink& sink, const Json& node, const Path& at, boo
 // What a container's references may name.
 struct PodScope {
   bool allow_templates = false;      // Argo: `{{...}}` names are resolved at run time
+  bool skip_name = false;            // Argo names the container itself, or refused its name
   const NameSet* claims = nullptr;   // the pod's resourceClaims; null: not checked
   const NameSet* volumes = nullptr;  // the pod's volumes; null: not checked
 };

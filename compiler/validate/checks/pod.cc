@@ -169,7 +169,7 @@ void CheckResources(const Sink& sink, const Json& resources, const Path& at,
 void CheckContainer(const Sink& sink, const Json& container, const Path& at,
                     const PodScope& scope) {
   if (const std::string* name = Str(Get(container, "name"));
-      name != nullptr && !(scope.allow_templates && IsTemplated(*name))) {
+      name != nullptr && !scope.skip_name && !(scope.allow_templates && IsTemplated(*name))) {
     ReportInvalid(sink, at.Key("name"), *name, IsDns1123Label(*name));
   }
   if (const Json* resources = Get(container, "resources")) {
