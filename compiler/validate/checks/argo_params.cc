@@ -1,5 +1,6 @@
 // Argo's variable references, judged as argo-workflows workflow/validate/validate.go judges them
-// at submission (read at v4.1.2's and v3.7's sources; the rules below are the same in both):
+// at submission (read in its v4 source, whose names come from util/variables/keys, and in its v3
+// source: the rules below are the same in both, so for --argo-version 4.1 and 3.7):
 //
 // - ValidateWorkflow's globals: "workflow.parameters.NAME" for each of spec.arguments.parameters,
 //   and, when there is at least one, "workflow.parameters" and "workflow.parameters.json"
