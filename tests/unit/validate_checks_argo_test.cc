@@ -236,7 +236,7 @@ spec:
              "spec.templates[1].dag.target: failed to resolve {{inputs.parameters.nope}} [help: "
              "declare it in the template's inputs.parameters]",
              "spec.templates[2].suspend.duration: failed to resolve {{inputs.parameters.nope}} "
-             "[help: did you mean 'p'?]"});
+             "[help: declare it in the template's inputs.parameters]"});
 }
 
 // The controller names a template's own container or script "main" (workflowpod.go); the names
