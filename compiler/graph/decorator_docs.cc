@@ -54,7 +54,7 @@ std::string TypeName(const ArgSpec& arg) {
   return "value";
 }
 
-const char* Placement(unsigned placement) {
+const char* PlacementText(unsigned placement) {
   if (placement == (kOnStep | kOnFlow)) return "on a step or on the flow";
   return placement == kOnFlow ? "on the flow only" : "on a step only";
 }
@@ -115,7 +115,8 @@ std::string ArgumentSummary(const ArgSpec& arg) {
 
 std::string DecoratorMarkdown(const DecoratorSpec& spec) {
   std::string out =
-      fmt::format("**@{}** ({})\n\n{}", spec.name, Placement(spec.placement), Sentence(spec.doc));
+      fmt::format("**@{}** ({})\n\n{}", spec.name, PlacementText(spec.placement),
+                  Sentence(spec.doc));
   if (!spec.example.empty()) out += fmt::format("\n\n```flow\n{}```", spec.example);
   if (!spec.targets.empty()) out += fmt::format("\n\nOn each target: {}", spec.targets);
   out += "\n\nArguments:";
