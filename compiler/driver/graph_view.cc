@@ -3,14 +3,30 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "compiler/ir/neuron_claims.h"
+
 namespace flowc::driver {
 namespace {
 
-// What a node says besides its name: accelerators and gang size.
-std::string Details(const ir::Step& step) {
+// A DRA claim of the pod: the request of the template flowc wrote for it (an object beside the
+// pods), or the name of the cluster's own template (`@neuron(template=...)`).
+std::string ClaimDetail(const ir::Flow& flow, const ir::PodResourceClaim& claim) {
+  for (const ir::Object& object : flow.objects) {
+    const auto* t = std::get_if<ir::ResourceClaimTemplate>(&object.spec);
+    if (t != nullptr && object.name == claim.template_name) return ir::NeuronRequestSummary(*t);
+  }
+  return fmt::format("{} from template {}", claim.name, claim.template_name);
+}
+
+// What a node says besides its name: accelerators (device plugins' extended resources, then DRA
+// claims) and gang size.
+std::string Details(const ir::Flow& flow, const ir::Step& step) {
   std::string out;
   for (const auto& [name, count] : step.pod.resources->limits) {
     if (name.find('/') != std::string::npos) out += fmt::format("\\n{} x{}", name, count);
+  }
+  for (const ir::PodResourceClaim& claim : *step.pod.resource_claims) {
+    out += "\\n" + ClaimDetail(flow, claim);
   }
   if (step.parallel) out += fmt::format("\\nparallel x{}", step.parallel->nodes);
   return out;
@@ -29,7 +45,7 @@ std::string GraphToDot(const ir::Flow& flow) {
   for (const ir::Step& step : flow.steps) {
     // JSON string syntax is a valid dot ID for our names and escapes.
     std::string label = nlohmann::json(step.name).dump();
-    label.insert(label.size() - 1, Details(step));
+    label.insert(label.size() - 1, Details(flow, step));
     out += fmt::format("  {} [label={}];\n", nlohmann::json(step.name).dump(), label);
   }
   for (const ir::Step& step : flow.steps) {
@@ -47,7 +63,7 @@ std::string GraphToDot(const ir::Flow& flow) {
 std::string GraphToMermaid(const ir::Flow& flow) {
   std::string out = "flowchart TD\n";
   for (const ir::Step& step : flow.steps) {
-    std::string details = Details(step);
+    std::string details = Details(flow, step);
     std::string label = step.name;
     for (size_t at = details.find("\\n"); at != std::string::npos; at = details.find("\\n")) {
       details.replace(at, 2, "<br/>");

@@ -2,9 +2,10 @@
 //
 // Both print text the compiler already holds: the codes of compiler/diag/codes.def with their
 // examples (examples.def), and the decorator table (compiler/graph/decorator_table.cc), whose
-// Markdown the language server's hover shows too (compiler/lsp/docs.h). An example's message is
-// never written by hand: it is what the stages report for it, run through `Runner`, which the
-// driver gives (its own `check`, `compile` and `validate` paths), so this folder copies no stage.
+// Markdown (compiler/graph/decorator_docs.h) the language server's hover shows too. An example's
+// message is never written by hand: it is what the stages report for it, run through `Runner`,
+// which the driver gives (its own `check`, `compile` and `validate` paths), so this folder copies
+// no stage.
 #ifndef FLOWC_EXPLAIN_EXPLAIN_H_
 #define FLOWC_EXPLAIN_EXPLAIN_H_
 

@@ -1,9 +1,9 @@
-// docs/decorators.md: the decorator table's Markdown (compiler/lsp/docs.h), which the language
-// server's hover shows, arranged as a page. diagnostics.md is in explain.cc.
+// docs/decorators.md: the decorator table's Markdown (compiler/graph/decorator_docs.h), which the
+// language server's hover shows, arranged as a page. diagnostics.md is in explain.cc.
 #include <fmt/format.h>
 
 #include "compiler/explain/explain.h"
-#include "compiler/lsp/docs.h"
+#include "compiler/graph/decorator_docs.h"
 
 namespace flowc::explain {
 
@@ -30,10 +30,10 @@ std::string DecoratorsPage() {
     out += fmt::format("| [@{0}](#{0}) | {1} |\n", spec.name, spec.doc);
   }
   for (const table::DecoratorSpec& spec : table::Table()) {
-    out += fmt::format("\n## @{}\n\n{}\n", spec.name, lsp::DecoratorMarkdown(spec));
+    out += fmt::format("\n## @{}\n\n{}\n", spec.name, table::DecoratorMarkdown(spec));
     for (const table::ArgSpec& arg : spec.args) {
       out += fmt::format("\n### @{}: {}\n\n{}\n", spec.name, arg.name,
-                         lsp::ArgumentMarkdown(spec, arg));
+                         table::ArgumentMarkdown(spec, arg));
     }
   }
   return out;

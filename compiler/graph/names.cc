@@ -5,15 +5,10 @@
 #include <fmt/format.h>
 
 #include "compiler/graph/graph.h"
+#include "compiler/rules/names.h"
 #include "compiler/support/flat_map.h"
 
 namespace flowc::graph {
-namespace {
-
-bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-
-}  // namespace
 
 std::string KubernetesName(std::string_view name) {
   std::string out(name);
@@ -24,81 +19,74 @@ std::string KubernetesName(std::string_view name) {
   return out;
 }
 
+// The rules are compiler/rules/names.h's; the words below are for a flow's author. Each check
+// says first what it finds first: an empty value, then one too long, then the first place the
+// value departs from the syntax.
+
 std::string CheckDns1123Label(std::string_view value) {
-  if (value.empty()) return "must not be empty";
-  if (value.size() > 63) return fmt::format("is {} characters long, more than 63", value.size());
-  for (char c : value) {
-    if (!IsLowerAlnum(c) && c != '-') {
-      return "may contain only lowercase letters, digits and '-'";
-    }
+  rules::Mismatch m = rules::MatchDns1123Label(value);
+  if (m == rules::Mismatch::kEmpty) return "must not be empty";
+  if (value.size() > rules::kDns1123LabelMaxLength) {
+    return fmt::format("is {} characters long, more than {}", value.size(),
+                       rules::kDns1123LabelMaxLength);
   }
-  if (value.front() == '-' || value.back() == '-') return "must start and end with a letter or digit";
+  if (m == rules::Mismatch::kBadChar) return "may contain only lowercase letters, digits and '-'";
+  if (m == rules::Mismatch::kBadEnds) return "must start and end with a letter or digit";
   return "";
 }
 
 std::string CheckDns1123Subdomain(std::string_view value) {
-  if (value.empty()) return "must not be empty";
-  if (value.size() > 253) return fmt::format("is {} characters long, more than 253", value.size());
-  size_t start = 0;
-  while (true) {
-    size_t dot = value.find('.', start);
-    std::string_view part = value.substr(start, dot == std::string_view::npos ? dot : dot - start);
-    if (part.empty()) return "must not have empty parts between dots";
-    for (char c : part) {
-      if (!IsLowerAlnum(c) && c != '-') {
-        return "may contain only lowercase letters, digits, '-' and '.'";
-      }
-    }
-    if (part.front() == '-' || part.back() == '-') {
+  rules::Mismatch m = rules::MatchDns1123Subdomain(value);
+  if (m == rules::Mismatch::kEmpty) return "must not be empty";
+  if (value.size() > rules::kDns1123SubdomainMaxLength) {
+    return fmt::format("is {} characters long, more than {}", value.size(),
+                       rules::kDns1123SubdomainMaxLength);
+  }
+  switch (m) {
+    case rules::Mismatch::kEmptyPart:
+      return "must not have empty parts between dots";
+    case rules::Mismatch::kBadChar:
+      return "may contain only lowercase letters, digits, '-' and '.'";
+    case rules::Mismatch::kBadEnds:
       return "must start and end each part with a letter or digit";
-    }
-    if (dot == std::string_view::npos) return "";
-    start = dot + 1;
+    default:
+      return "";
   }
 }
 
 std::string CheckQualifiedName(std::string_view value) {
-  std::string_view name = value;
-  size_t slash = value.find('/');
-  if (slash != std::string_view::npos) {
-    std::string_view prefix = value.substr(0, slash);
-    name = value.substr(slash + 1);
-    std::string why = CheckDns1123Subdomain(prefix);
-    if (!why.empty()) return fmt::format("has a prefix '{}' that {}", prefix, why);
+  rules::QualifiedName key = rules::SplitQualifiedName(value);
+  if (key.has_prefix) {
+    std::string why = CheckDns1123Subdomain(key.prefix);
+    if (!why.empty()) return fmt::format("has a prefix '{}' that {}", key.prefix, why);
   }
-  if (name.empty()) return "must have a name part";
-  if (name.size() > 63) return fmt::format("has a name part of {} characters, more than 63", name.size());
-  for (char c : name) {
-    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') {
-      return "may contain only letters, digits, '-', '_' and '.' (and one '/' after a prefix)";
-    }
+  rules::Mismatch m = rules::MatchQualifiedNamePart(key.name);
+  if (m == rules::Mismatch::kEmpty) return "must have a name part";
+  if (key.name.size() > rules::kQualifiedNameMaxLength) {
+    return fmt::format("has a name part of {} characters, more than {}", key.name.size(),
+                       rules::kQualifiedNameMaxLength);
   }
-  if (!IsAlnum(name.front()) || !IsAlnum(name.back())) {
-    return "must start and end with a letter or digit";
+  if (m == rules::Mismatch::kBadChar) {
+    return "may contain only letters, digits, '-', '_' and '.' (and one '/' after a prefix)";
   }
+  if (m == rules::Mismatch::kBadEnds) return "must start and end with a letter or digit";
   return "";
 }
 
 std::string CheckLabelValue(std::string_view value) {
-  if (value.empty()) return "";
-  if (value.size() > 63) return fmt::format("is {} characters long, more than 63", value.size());
-  for (char c : value) {
-    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') {
-      return "may contain only letters, digits, '-', '_' and '.'";
-    }
+  if (value.size() > rules::kLabelValueMaxLength) {
+    return fmt::format("is {} characters long, more than {}", value.size(),
+                       rules::kLabelValueMaxLength);
   }
-  if (!IsAlnum(value.front()) || !IsAlnum(value.back())) {
-    return "must start and end with a letter or digit";
-  }
+  rules::Mismatch m = rules::MatchLabelValue(value);
+  if (m == rules::Mismatch::kBadChar) return "may contain only letters, digits, '-', '_' and '.'";
+  if (m == rules::Mismatch::kBadEnds) return "must start and end with a letter or digit";
   return "";
 }
 
 std::string CheckEnvVarName(std::string_view value) {
   if (value.empty()) return "must not be empty";
-  for (char c : value) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u > 0x7e || c == '=') return "may contain only printable ASCII other than '='";
-  }
+  if (!rules::IsEnvVarName(value)) return "may contain only printable ASCII other than '='";
   return "";
 }
 
@@ -109,8 +97,9 @@ void CheckKubernetesName(std::string_view what, const std::string& name, const s
   auto& d = report(diag::Code::kInvalidName, at,
                    fmt::format("{} name '{}' becomes the Kubernetes name '{}', which {}", what, name,
                                k8s, why));
-  if (k8s.size() > 63) {
-    d.SetHelp("shorten the name to at most 63 characters");
+  if (k8s.size() > rules::kDns1123LabelMaxLength) {
+    d.SetHelp(fmt::format("shorten the name to at most {} characters",
+                          rules::kDns1123LabelMaxLength));
   } else {
     d.SetHelp("start and end the name with a letter or digit");
   }

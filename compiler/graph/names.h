@@ -2,7 +2,8 @@
 //
 // Flow and step names become DNS-1123 labels (lowercase, '_' -> '-');
 // labels, annotations, node selectors and tolerations must be keys and
-// values the API server accepts.
+// values the API server accepts. The rules themselves are compiler/rules/names.h's (which
+// `flowc validate` checks with too); what is here is how a flow's author is told.
 #ifndef FLOWC_GRAPH_NAMES_H_
 #define FLOWC_GRAPH_NAMES_H_
 
@@ -17,7 +18,7 @@ namespace flowc::graph {
 // "nightly_Train" -> "nightly-train".
 std::string KubernetesName(std::string_view name);
 
-// Each returns "" when `value` is valid, else why it is not.
+// Each returns "" when `value` is valid, else why it is not, in words for a flow's author.
 std::string CheckDns1123Label(std::string_view value);
 std::string CheckDns1123Subdomain(std::string_view value);
 // A label or annotation key: [prefix/]name.

@@ -1,5 +1,10 @@
 // Kubernetes quantities as the flow language writes them: memory and disk as
 // an integer of MB or a quantity string ("16Gi", "500M"), cpu as a number.
+//
+// A second grammar, on purpose: `flowc validate` reads Kubernetes' whole one exactly
+// (compiler/validate/checks/quantity.cc: signs, decimal exponents, "m" and "n"), while a flow
+// accepts fewer forms, refusing what a user could mean two ways ("16GB", "16gi"). Unlike
+// the names and cron fields (compiler/rules), the two are not one rule written twice.
 #ifndef FLOWC_GRAPH_QUANTITY_H_
 #define FLOWC_GRAPH_QUANTITY_H_
 

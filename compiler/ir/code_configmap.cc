@@ -5,13 +5,13 @@
 
 #include "compiler/ir/ir_json.h"
 #include "compiler/ir/sha256.h"
+#include "compiler/rules/names.h"
 
 namespace flowc::ir {
 namespace {
 
-// Kubernetes' limit on a ConfigMap key (k8s.io/apimachinery pkg/util/
-// validation/validation.go, IsConfigMapKey: DNS1123SubdomainMaxLength).
-constexpr size_t kMaxKeyLength = 253;
+// Kubernetes' limit on a ConfigMap key (IsConfigMapKey, compiler/rules/names.h).
+constexpr size_t kMaxKeyLength = rules::kConfigMapKeyMaxLength;
 constexpr size_t kKeyHashDigits = 16;
 
 bool KeepsInKey(unsigned char c) {

@@ -1,6 +1,7 @@
 // The lowering of `@neuron` (docs/neuron.md): a step's Neuron request
 // as a resource.k8s.io/v1 ResourceClaimTemplate, and the name flowc gives it.
-// Used by LowerToIr only; the template becomes an object beside the pods.
+// Used by LowerToIr; the template becomes an object beside the pods. `flowc graph`
+// (compiler/driver/graph_view.cc) reads the request back with NeuronRequestSummary.
 #ifndef FLOWC_IR_NEURON_CLAIMS_H_
 #define FLOWC_IR_NEURON_CLAIMS_H_
 
@@ -32,6 +33,12 @@ ResourceClaimTemplate NeuronClaimTemplate(const graph::NeuronConfig& neuron);
 std::string NeuronClaimTemplateName(std::string_view flow_k8s_name,
                                     const ResourceClaimTemplate& claim_template,
                                     ContentHashes& hashes);
+
+// What a template NeuronClaimTemplate made asks for, in a few words, as `flowc graph` shows it
+// beside a step's other accelerators: the device class and how many ("neuron.aws.com x4",
+// "neuron.aws.com all", "neuron.aws.com ultraserver x2"), "connected" for a connected set, and
+// "on <instance type>" when one is asked for.
+std::string NeuronRequestSummary(const ResourceClaimTemplate& claim_template);
 
 }  // namespace flowc::ir
 

@@ -1,10 +1,13 @@
 #include <algorithm>
 
+#include "compiler/graph/decorator_docs.h"
 #include "compiler/lsp/context.h"
-#include "compiler/lsp/docs.h"
 #include "compiler/lsp/features.h"
 
 namespace flowc::lsp {
+
+namespace table = graph::decorator_table;
+
 namespace {
 
 // LSP CompletionItemKind values.
@@ -89,8 +92,8 @@ nlohmann::json Completion(const Snapshot& snapshot, size_t offset) {
       break;
     case CursorContext::Kind::kDecoratorName:
       for (const table::DecoratorSpec& spec : table::Table()) {
-        items.Add(std::string(spec.name), kFunction, std::string(spec.doc), DecoratorMarkdown(spec),
-                  std::string(spec.name));
+        items.Add(std::string(spec.name), kFunction, std::string(spec.doc),
+                  table::DecoratorMarkdown(spec), std::string(spec.name));
       }
       break;
     case CursorContext::Kind::kArgumentName: {
@@ -99,8 +102,8 @@ nlohmann::json Completion(const Snapshot& snapshot, size_t offset) {
       std::string equals = after.substr(0, 1) == "=" ? "" : "=";
       for (const table::ArgSpec& arg : spec->args) {
         if (Contains(context.given, arg.name)) continue;
-        items.Add(std::string(arg.name), kProperty, ArgumentSummary(arg),
-                  ArgumentMarkdown(*spec, arg), std::string(arg.name) + equals);
+        items.Add(std::string(arg.name), kProperty, table::ArgumentSummary(arg),
+                  table::ArgumentMarkdown(*spec, arg), std::string(arg.name) + equals);
       }
       break;
     }

@@ -1,12 +1,15 @@
 #include <fmt/format.h>
 
+#include "compiler/graph/decorator_docs.h"
 #include "compiler/graph/templating.h"
 #include "compiler/lsp/context.h"
-#include "compiler/lsp/docs.h"
 #include "compiler/lsp/features.h"
 #include "compiler/lsp/pod_summary.h"
 
 namespace flowc::lsp {
+
+namespace table = graph::decorator_table;
+
 namespace {
 
 std::string ParamMarkdown(const Snapshot& snapshot, const std::string& name) {
@@ -64,9 +67,9 @@ nlohmann::json Hover(const Snapshot& snapshot, size_t offset) {
   if (DecoratorAt(snapshot.tokens, snapshot.text(), index, &decorator, &argument)) {
     const table::DecoratorSpec* spec = table::FindDecorator(decorator);
     if (spec == nullptr) return nullptr;
-    if (argument.empty()) return Result(snapshot, DecoratorMarkdown(*spec), begin, end);
+    if (argument.empty()) return Result(snapshot, table::DecoratorMarkdown(*spec), begin, end);
     const table::ArgSpec* arg = table::FindArg(*spec, argument);
-    return arg ? Result(snapshot, ArgumentMarkdown(*spec, *arg), begin, end) : nullptr;
+    return arg ? Result(snapshot, table::ArgumentMarkdown(*spec, *arg), begin, end) : nullptr;
   }
   Span span;
   const Occurrence* occurrence = snapshot.OccurrenceAt(offset, &span);

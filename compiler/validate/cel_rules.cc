@@ -8,42 +8,10 @@
 #include <string>
 #include <unordered_map>
 
+#include "compiler/cel/cel.h"
 #include "compiler/validate/json_util.h"
 
-#ifdef FLOWC_VALIDATE_HAVE_CEL
-#include "compiler/cel/cel.h"
-#endif
-
 namespace flowc::validate {
-
-#ifndef FLOWC_VALIDATE_HAVE_CEL
-// A build without compiler/cel: every rule is reported as one flowc cannot evaluate, never
-// passed in silence.
-namespace cel {
-struct Program {};
-struct Compiled {
-  std::unique_ptr<Program> program;
-  std::string error;
-};
-inline Compiled Compile(std::string_view) { return {nullptr, "this flowc has no CEL evaluator"}; }
-struct Result {
-  enum Kind { kTrue, kFalse, kError } kind;
-  std::string error;
-};
-inline Result Evaluate(const Program&, const nlohmann::json&, const nlohmann::json*) {
-  return {Result::kError, "no CEL evaluator"};
-}
-inline bool UsesOldSelf(const Program&) { return false; }
-struct StringResult {
-  bool ok = false;
-  std::string value, error;
-};
-inline StringResult EvaluateString(const Program&, const nlohmann::json&, const nlohmann::json*) {
-  return {};
-}
-}  // namespace cel
-#endif
-
 namespace {
 
 // Rules repeat across kinds and documents (every pod template carries the same ones): each is

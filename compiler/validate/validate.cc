@@ -9,14 +9,10 @@
 #include <set>
 
 #include "compiler/diag/suggest.h"
+#include "compiler/validate/checks/checks.h"
 #include "compiler/validate/json_util.h"
 #include "compiler/validate/schema_check.h"
 #include "compiler/validate/yaml_reader.h"
-
-#if __has_include("compiler/validate/checks/checks.h") && defined(FLOWC_VALIDATE_HAVE_CHECKS)
-#include "compiler/validate/checks/checks.h"
-#define FLOWC_VALIDATE_CHECKS 1
-#endif
 
 namespace flowc::validate {
 namespace {
@@ -132,7 +128,6 @@ class DocumentChecker {
     };
     TranslatedSchema translated = PrepareDocument(*schema, doc);
     bool cluster_scoped = schema->scope == "Cluster";
-#ifdef FLOWC_VALIDATE_CHECKS
     // The semantic checks read the prepared document as the schema pass does: on a thread of
     // their own for a big one, their findings kept until the schema's are in.
     std::vector<Finding> semantic;
@@ -143,10 +138,8 @@ class DocumentChecker {
         CheckSemantics(doc, cluster_scoped, [&](Finding f) { semantic.push_back(std::move(f)); });
       });
     }
-#endif
     CheckSchema(translated, doc, report(diag::Code::kSchemaViolation),
                 report(diag::Code::kValidationRule), parallel_);
-#ifdef FLOWC_VALIDATE_CHECKS
     if (parallel_) {
       checking.get();
     } else {
@@ -157,7 +150,6 @@ class DocumentChecker {
       if (schema_paths.count(f.path)) continue;
       AddFinding(diag::Code::kAdmissionCheck, prefix, std::move(f));
     }
-#endif
   }
 
   void AddFinding(diag::Code code, const Path& prefix, Finding f) {
@@ -209,7 +201,6 @@ void ValidateFile(const diag::SourceFile& file, SchemaStore& store, const Option
     checker.Check(doc.value, {});
     skipped[i] = checker.skipped();
   }
-#ifdef FLOWC_VALIDATE_CHECKS
   std::vector<const nlohmann::json*> docs;
   for (const YamlDocument& doc : stream.documents) {
     docs.push_back(doc.value.is_object() ? &doc.value : nullptr);
@@ -220,7 +211,6 @@ void ValidateFile(const diag::SourceFile& file, SchemaStore& store, const Option
       checker.AddFinding(diag::Code::kAdmissionCheck, {}, std::move(f));
     };
   });
-#endif
   for (size_t i = 0; i < stream.documents.size(); ++i) {
     const YamlDocument& doc = stream.documents[i];
     std::string ident = Ident(doc.value);

@@ -219,11 +219,14 @@ def main():
         except (ValueError, KeyError, IndexError):
             expect("sarif parses", False, r.stderr)
 
-        # Graphs.
-        for fmt in ("dot", "mermaid"):
-            r = lib.run_flowc("graph", "samples/nightly_train.flow", "--format", fmt)
-            expect(f"graph {fmt}", r.returncode == 0, r.stderr)
-            lib.check_golden(f"tests/golden/graph/nightly_train.{fmt}", r.stdout, failures)
+        # Graphs: a sample with the device plugin's accelerators, a foreach and a gang, and every
+        # form of a @neuron request (its flow beside its goldens).
+        for flow in ("samples/nightly_train.flow", "tests/golden/graph/neuron_requests.flow"):
+            name = os.path.splitext(os.path.basename(flow))[0]
+            for fmt in ("dot", "mermaid"):
+                r = lib.run_flowc("graph", flow, "--format", fmt)
+                expect(f"graph {name} {fmt}", r.returncode == 0, r.stderr)
+                lib.check_golden(f"tests/golden/graph/{name}.{fmt}", r.stdout, failures)
     finally:
         shutil.rmtree(tmp)
     lib.finish("test_cli", failures, expect.checked)

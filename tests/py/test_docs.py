@@ -9,6 +9,8 @@
   `# beside the flow: NAME, N bytes` makes a file of N bytes beside it. `<!-- flow-dir: PATH
   -->` on the line before a block checks it from a copy of that folder of the repository (for
   `@code`, whose files must exist).
+- Every ```dot or ```mermaid block is what `flowc graph --format dot|mermaid` prints for the
+  ```flow block before it on its page, byte for byte.
 - Every ```yaml block whose first line is `# flowc validate` (docs/diagnostics.md's examples of
   E070 to E077) is checked with `flowc validate` the same way: exactly its marked codes at its
   marked lines. A ```yaml block with such a marker but not that first line is a failure.
@@ -158,14 +160,37 @@ def check_yaml_block(page, line, body):
            f"status {r.returncode}, marked {sorted(want)}, reported {sorted(got)}:\n{r.stderr}")
 
 
+def check_graph_block(page, line, body, tag, flow):
+    where = f"{page}:{line}"
+    if flow is None:
+        expect(f"{where}: a ```{tag} graph follows the flow it shows", False, body[:200])
+        return
+    tmp = tempfile.mkdtemp(prefix="flowc-docs-")
+    try:
+        path = os.path.join(tmp, "example.flow")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(flow)
+        r = lib.run_flowc("graph", path, "--format", tag)
+    finally:
+        shutil.rmtree(tmp)
+    expect(f"{where}: the ```{tag} block is `flowc graph` of the flow before it",
+           r.returncode == 0 and r.stdout == body,
+           f"status {r.returncode}:\n{r.stderr}" if r.returncode else
+           "flowc graph prints:\n" + r.stdout)
+
+
 def check_examples():
     flows = 0
     yamls = 0
     for page in pages():
+        flow = None
         for tag, line, body, before in blocks(read(page)):
             if tag == "flow":
                 flows += 1
+                flow = body
                 check_flow_block(page, line, body, before)
+            elif tag in ("dot", "mermaid"):
+                check_graph_block(page, line, body, tag, flow)
             elif tag == "yaml" and body.split("\n")[0] == "# flowc validate":
                 yamls += 1
                 check_yaml_block(page, line, body)

@@ -4,7 +4,7 @@
 #include "compiler/graph/names.h"
 #include "compiler/graph/quantity.h"
 #include "compiler/graph/templating.h"
-#include "compiler/graph/timezone.h"
+#include "compiler/rules/timezone.h"
 #include "test_util.h"
 
 namespace flowc {
@@ -183,27 +183,27 @@ TEST_CASE("graph: gang references only in @parallel steps, run and env alike") {
   CHECK(replaced->errors().find("[E029]") != std::string::npos);
 }
 
-TEST_CASE("graph: time zones are the system tz database's names, links included") {
-  CHECK(graph::IsTimeZoneName("Europe/Berlin"));
-  CHECK(graph::IsTimeZoneName("UTC"));
-  CHECK(graph::IsTimeZoneName("US/Eastern"));     // a backward link
-  CHECK(graph::IsTimeZoneName("Asia/Calcutta"));  // ditto
-  CHECK(!graph::IsTimeZoneName("Mars/Olympus"));
-  CHECK(!graph::IsTimeZoneName("europe/berlin"));
-  CHECK(!graph::IsTimeZoneName("Local"));
-  CHECK(!graph::IsTimeZoneName("localtime"));
-  CHECK(!graph::IsTimeZoneName("posix/Europe/Berlin"));
-  CHECK(!graph::IsTimeZoneName(""));
+TEST_CASE("rules: time zones are the system tz database's names, links included") {
+  CHECK(rules::IsTimeZoneName("Europe/Berlin"));
+  CHECK(rules::IsTimeZoneName("UTC"));
+  CHECK(rules::IsTimeZoneName("US/Eastern"));     // a backward link
+  CHECK(rules::IsTimeZoneName("Asia/Calcutta"));  // ditto
+  CHECK(!rules::IsTimeZoneName("Mars/Olympus"));
+  CHECK(!rules::IsTimeZoneName("europe/berlin"));
+  CHECK(!rules::IsTimeZoneName("Local"));
+  CHECK(!rules::IsTimeZoneName("localtime"));
+  CHECK(!rules::IsTimeZoneName("posix/Europe/Berlin"));
+  CHECK(!rules::IsTimeZoneName(""));
   // The search reads only the lines where the text occurs: a part of a name, a rule's
   // name and a word of a zone's line are not names; every name of the full list is.
-  CHECK(!graph::IsTimeZoneName("Europe/Berli"));
-  CHECK(!graph::IsTimeZoneName("Berlin"));
-  CHECK(!graph::IsTimeZoneName("Europe"));
-  CHECK(!graph::IsTimeZoneName("d"));    // a rule's name (`R d 1916 ...`)
-  CHECK(!graph::IsTimeZoneName("LMT"));  // a word of a zone's line
-  const std::vector<std::string>& names = graph::TimeZoneNames();
+  CHECK(!rules::IsTimeZoneName("Europe/Berli"));
+  CHECK(!rules::IsTimeZoneName("Berlin"));
+  CHECK(!rules::IsTimeZoneName("Europe"));
+  CHECK(!rules::IsTimeZoneName("d"));    // a rule's name (`R d 1916 ...`)
+  CHECK(!rules::IsTimeZoneName("LMT"));  // a word of a zone's line
+  const std::vector<std::string>& names = rules::TimeZoneNames();
   CHECK(names.size() > 500);
-  for (const std::string& name : names) CHECK_MESSAGE(graph::IsTimeZoneName(name), name);
+  for (const std::string& name : names) CHECK_MESSAGE(rules::IsTimeZoneName(name), name);
   auto bad = Analyze(Linear("@schedule(daily=true, timezone=\"Europe/Berln\")", ""));
   CHECK(bad->errors().find("did you mean 'Europe/Berlin'?") != std::string::npos);
 }

@@ -7,27 +7,25 @@
 // | Descriptor): an optional "TZ=" or "CRON_TZ=" prefix, a descriptor (@yearly, @annually,
 // @monthly, @weekly, @daily, @midnight, @hourly, "@every <duration>") or five fields split on
 // white space, each a comma list of `*`/`?`/N/N-M with an optional /step, months and days of
-// week also by name, within robfig's bounds (spec.go: day of week 0-6). compiler/graph/cron.cc
-// checks the flow language's own @schedule, a subset of this grammar (five fields, no `?`, no
-// descriptor) with the same bounds and messages written for a flow's author; this one keeps
-// robfig's messages, as `argo lint` prints them.
+// week also by name, within robfig's bounds (spec.go: day of week 0-6). The bounds, the names and
+// the descriptors are compiler/rules/cron.h's, which compiler/graph/cron.cc reads too for the flow
+// language's own @schedule, a subset of this grammar (five fields, no `?`, no descriptor) with
+// messages written for a flow's author; this one keeps robfig's messages, as `argo lint` prints
+// them. Time zone names are compiler/rules/timezone.h's.
 #include <fmt/format.h>
 
 #include <cctype>
 #include <climits>
 
 #include "compiler/diag/suggest.h"
-#include "compiler/graph/timezone.h"
+#include "compiler/rules/cron.h"
+#include "compiler/rules/timezone.h"
 #include "compiler/validate/checks/internal.h"
 
 namespace flowc::validate::checks {
 namespace {
 
-struct Bounds {
-  int min;
-  int max;
-  std::vector<std::string_view> names;  // lower case, the first one worth `min`
-};
+using Bounds = rules::CronField;
 
 std::vector<std::string_view> Split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
@@ -67,13 +65,9 @@ bool ParseInt(std::string_view expr, int* value, std::string* error) {
 }
 
 bool ParseIntOrName(std::string_view expr, const Bounds& bounds, int* value, std::string* error) {
-  std::string lower(expr);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (size_t i = 0; i < bounds.names.size(); ++i) {
-    if (lower == bounds.names[i]) {
-      *value = bounds.min + static_cast<int>(i);
-      return true;
-    }
+  if (std::optional<int> named = rules::CronName(bounds, expr)) {
+    *value = *named;
+    return true;
   }
   return ParseInt(expr, value, error);
 }
@@ -140,9 +134,9 @@ std::string DurationError(std::string_view s) {
 }
 
 // Go's time.LoadLocation: "" and "UTC" are UTC, "Local" the controller's zone, the rest a zone
-// of the tz database (compiler/graph/timezone.h reads the system's).
+// of the tz database (compiler/rules/timezone.h reads the system's).
 bool IsLocation(std::string_view name) {
-  return name.empty() || name == "UTC" || name == "Local" || graph::IsTimeZoneName(name);
+  return name.empty() || name == "UTC" || name == "Local" || rules::IsTimeZoneName(name);
 }
 
 }  // namespace
@@ -162,12 +156,9 @@ std::string CronScheduleError(std::string_view spec) {
       spec.remove_prefix(1);
   }
   if (!spec.empty() && spec[0] == '@') {
-    for (std::string_view d :
-         {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}) {
-      if (spec == d) return "";
-    }
-    if (spec.rfind("@every ", 0) == 0) {
-      std::string error = DurationError(spec.substr(7));
+    if (rules::IsCronDescriptor(spec)) return "";
+    if (spec.rfind(rules::kCronEveryPrefix, 0) == 0) {
+      std::string error = DurationError(spec.substr(rules::kCronEveryPrefix.size()));
       return error.empty() ? "" : fmt::format("failed to parse duration {}: {}", spec, error);
     }
     return fmt::format("unrecognized descriptor: {}", spec);
@@ -180,22 +171,15 @@ std::string CronScheduleError(std::string_view spec) {
     if (j > i) fields.push_back(spec.substr(i, j - i));
     i = j;
   }
-  if (fields.size() != 5) {
+  if (fields.size() != rules::kCronFieldCount) {
     std::string list;
     for (std::string_view f : fields) list += (list.empty() ? "" : " ") + std::string(f);
     return fmt::format("expected exactly 5 fields, found {}: [{}]", fields.size(), list);
   }
-  static const Bounds kBounds[] = {
-      {0, 59, {}},
-      {0, 23, {}},
-      {1, 31, {}},
-      {1, 12, {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}},
-      {0, 6, {"sun", "mon", "tue", "wed", "thu", "fri", "sat"}},
-  };
-  for (size_t f = 0; f < 5; ++f) {
+  for (size_t f = 0; f < rules::kCronFieldCount; ++f) {
     for (std::string_view expr : Split(fields[f], ',')) {
       if (expr.empty()) continue;  // strings.FieldsFunc drops empty items
-      std::string error = RangeError(expr, kBounds[f]);
+      std::string error = RangeError(expr, rules::CronFields()[f]);
       if (!error.empty()) return error;
     }
   }
@@ -234,11 +218,11 @@ void CheckCronWorkflow(const Sink& sink, const Json& spec, const Path& at) {
   }
   const std::string* zone = Str(Get(spec, "timezone"));
   if (zone == nullptr || IsLocation(*zone)) return;
-  const std::vector<std::string>& names = graph::TimeZoneNames();
+  const std::vector<std::string>& names = rules::TimeZoneNames();
   if (names.empty()) {
     sink.Add(at.Key("timezone"),
              fmt::format("cannot check time zone {}: no time zone database at '{}'", Quote(*zone),
-                         graph::TimeZoneDatabasePath()),
+                         rules::TimeZoneDatabasePath()),
              "install the tzdata package, or set TZDIR to the folder that holds tzdata.zi");
     return;
   }

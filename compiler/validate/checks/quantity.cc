@@ -2,7 +2,9 @@
 // of a device and "1Gi" equals "1024Mi", so the comparison is of decimals, never of doubles.
 // The grammar is k8s.io/apimachinery/pkg/api/resource/quantity.go (ParseQuantity): a signed
 // decimal, then a binary suffix (Ki..Ei), a decimal suffix (n u m k M G T P E) or a decimal
-// exponent (e3, E-2). A number in the YAML is a quantity too (Quantity.UnmarshalJSON).
+// exponent (e3, E-2). A number in the YAML is a quantity too (Quantity.UnmarshalJSON). The flow
+// language's quantities (compiler/graph/quantity.h) are a narrower grammar on purpose, not a
+// copy of this one: a flow refuses forms a user could mean two ways.
 #include <algorithm>
 
 #include "compiler/validate/checks/internal.h"

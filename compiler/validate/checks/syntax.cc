@@ -1,35 +1,18 @@
 // Paths, tolerant JSON access, and apimachinery's name syntax: the rules are those of
 // k8s.io/apimachinery/pkg/util/validation/validation.go (IsDNS1123Label, IsDNS1123Subdomain,
-// IsDNS1035Label, IsQualifiedName, IsValidLabelValue), and the messages are its words,
+// IsDNS1035Label, IsQualifiedName, IsValidLabelValue), checked by compiler/rules/names.h, which
+// the compiler checks a flow's names with too; the messages here are validation.go's words,
 // RegexError's examples and regex included, so that a user can search for them.
 #include <fmt/format.h>
 
+#include "compiler/rules/names.h"
 #include "compiler/validate/checks/internal.h"
 #include "compiler/validate/path.h"
 
 namespace flowc::validate::checks {
 namespace {
 
-bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-bool IsAlnum(char c) { return IsLowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
-
-// [a-z0-9]([-a-z0-9]*[a-z0-9])?
-bool MatchesDns1123Label(std::string_view v) {
-  if (v.empty() || !IsLowerAlnum(v.front()) || !IsLowerAlnum(v.back())) return false;
-  for (char c : v) {
-    if (!IsLowerAlnum(c) && c != '-') return false;
-  }
-  return true;
-}
-
-// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-bool MatchesQualifiedNamePart(std::string_view v) {
-  if (v.empty() || !IsAlnum(v.front()) || !IsAlnum(v.back())) return false;
-  for (char c : v) {
-    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
-  }
-  return true;
-}
+bool Matches(rules::Mismatch m) { return m == rules::Mismatch::kNone; }
 
 std::string MaxLenError(size_t length) {
   return fmt::format("must be no more than {} characters", length);
@@ -49,9 +32,6 @@ std::string RegexError(std::string_view message, std::string_view regex,
   out += fmt::format("regex used for validation is '{}')", regex);
   return out;
 }
-
-constexpr std::string_view kDns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-constexpr std::string_view kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 
 }  // namespace
 
@@ -109,94 +89,94 @@ bool IsTemplated(std::string_view text) { return text.find("{{") != std::string_
 
 std::vector<std::string> IsDns1123Label(std::string_view value) {
   std::vector<std::string> errors;
-  if (value.size() > 63) errors.push_back(MaxLenError(63));
-  if (!MatchesDns1123Label(value)) {
+  if (value.size() > rules::kDns1123LabelMaxLength) {
+    errors.push_back(MaxLenError(rules::kDns1123LabelMaxLength));
+  }
+  if (!Matches(rules::MatchDns1123Label(value))) {
     errors.push_back(
         RegexError("a lowercase RFC 1123 label must consist of lower case "
                    "alphanumeric characters or '-', and must start and end with an "
                    "alphanumeric character",
-                   kDns1123LabelFmt, {"my-name", "123-abc"}));
+                   rules::kDns1123LabelFmt, {"my-name", "123-abc"}));
   }
   return errors;
 }
 
 std::vector<std::string> IsDns1123Subdomain(std::string_view value) {
   std::vector<std::string> errors;
-  if (value.size() > 253) errors.push_back(MaxLenError(253));
-  bool ok = true;
-  for (size_t start = 0;;) {
-    size_t dot = value.find('.', start);
-    if (!MatchesDns1123Label(value.substr(start, dot - start))) ok = false;
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
+  if (value.size() > rules::kDns1123SubdomainMaxLength) {
+    errors.push_back(MaxLenError(rules::kDns1123SubdomainMaxLength));
   }
-  if (!ok) {
+  if (!Matches(rules::MatchDns1123Subdomain(value))) {
     errors.push_back(RegexError(
         "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
         "or '.', and must start and end with an alphanumeric character",
-        "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", {"example.com"}));
+        rules::kDns1123SubdomainFmt, {"example.com"}));
   }
   return errors;
 }
 
 std::vector<std::string> IsDns1035Label(std::string_view value) {
   std::vector<std::string> errors;
-  if (value.size() > 63) errors.push_back(MaxLenError(63));
-  if (!MatchesDns1123Label(value) || !(value.front() >= 'a' && value.front() <= 'z')) {
+  if (value.size() > rules::kDns1035LabelMaxLength) {
+    errors.push_back(MaxLenError(rules::kDns1035LabelMaxLength));
+  }
+  if (!Matches(rules::MatchDns1035Label(value))) {
     errors.push_back(
         RegexError("a DNS-1035 label must consist of lower case alphanumeric "
                    "characters or '-', start with an alphabetic character, and end "
                    "with an alphanumeric character",
-                   "[a-z]([-a-z0-9]*[a-z0-9])?", {"my-name", "abc-123"}));
+                   rules::kDns1035LabelFmt, {"my-name", "abc-123"}));
   }
   return errors;
 }
 
 std::vector<std::string> IsQualifiedName(std::string_view value) {
   std::vector<std::string> errors;
-  std::string_view name = value;
-  size_t slash = value.find('/');
-  if (slash != std::string_view::npos) {
-    if (value.find('/', slash + 1) != std::string_view::npos) {
+  rules::QualifiedName key = rules::SplitQualifiedName(value);
+  if (key.has_prefix) {
+    if (key.name.find('/') != std::string_view::npos) {
       errors.push_back(
           "a qualified name " +
           RegexError("must consist of alphanumeric characters, '-', '_' or '.', and must start "
                      "and end with an alphanumeric character",
-                     kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}) +
+                     rules::kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}) +
           " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
       return errors;
     }
-    std::string_view prefix = value.substr(0, slash);
-    name = value.substr(slash + 1);
-    if (prefix.empty()) {
+    if (key.prefix.empty()) {
       errors.push_back("prefix part must be non-empty");
     } else {
-      for (const std::string& e : IsDns1123Subdomain(prefix)) errors.push_back("prefix part " + e);
+      for (const std::string& e : IsDns1123Subdomain(key.prefix)) {
+        errors.push_back("prefix part " + e);
+      }
     }
   }
-  if (name.empty()) {
+  if (key.name.empty()) {
     errors.push_back("name part must be non-empty");
-  } else if (name.size() > 63) {
-    errors.push_back("name part " + MaxLenError(63));
+  } else if (key.name.size() > rules::kQualifiedNameMaxLength) {
+    errors.push_back("name part " + MaxLenError(rules::kQualifiedNameMaxLength));
   }
-  if (!MatchesQualifiedNamePart(name)) {
+  if (!Matches(rules::MatchQualifiedNamePart(key.name))) {
     errors.push_back("name part " +
                      RegexError("must consist of alphanumeric characters, '-', '_' or '.', and "
                                 "must start and end with an alphanumeric character",
-                                kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}));
+                                rules::kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}));
   }
   return errors;
 }
 
 std::vector<std::string> IsValidLabelValue(std::string_view value) {
   std::vector<std::string> errors;
-  if (value.size() > 63) errors.push_back(MaxLenError(63));
-  if (!value.empty() && !MatchesQualifiedNamePart(value)) {
+  if (value.size() > rules::kLabelValueMaxLength) {
+    errors.push_back(MaxLenError(rules::kLabelValueMaxLength));
+  }
+  if (!Matches(rules::MatchLabelValue(value))) {
     errors.push_back(RegexError(
         "a valid label must be an empty string or consist of alphanumeric "
         "characters, '-', '_' or '.', and must start and end with an "
         "alphanumeric character",
-        "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?", {"MyValue", "my_value", "12345"}));
+        rules::kLabelValueFmt, {"MyValue", "my_value", "12345"}));
   }
   return errors;
 }

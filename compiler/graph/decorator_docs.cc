@@ -1,10 +1,12 @@
-#include "compiler/lsp/docs.h"
+#include "compiler/graph/decorator_docs.h"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-namespace flowc::lsp {
+#include "compiler/rules/names.h"
+
+namespace flowc::graph::decorator_table {
 namespace {
 
 std::string Number(double value) {
@@ -14,17 +16,17 @@ std::string Number(double value) {
   return fmt::format("{}", value);
 }
 
-std::string TypeName(const table::ArgSpec& arg) {
+std::string TypeName(const ArgSpec& arg) {
   switch (arg.type) {
-    case table::ArgType::kInt:
+    case ArgType::kInt:
       return "integer";
-    case table::ArgType::kNumber:
+    case ArgType::kNumber:
       return "number";
-    case table::ArgType::kString:
+    case ArgType::kString:
       return "string";
-    case table::ArgType::kBool:
+    case ArgType::kBool:
       return "bool";
-    case table::ArgType::kEnum: {
+    case ArgType::kEnum: {
       std::string choices(arg.choices);
       std::string out = "one of ";
       size_t start = 0;
@@ -36,25 +38,25 @@ std::string TypeName(const table::ArgSpec& arg) {
       }
       return out;
     }
-    case table::ArgType::kSize:
+    case ArgType::kSize:
       return "size (integer MB, or a quantity string such as \"16Gi\")";
-    case table::ArgType::kStringList:
+    case ArgType::kStringList:
       return "list of strings";
-    case table::ArgType::kStringMap:
+    case ArgType::kStringMap:
       return "map of string to string";
-    case table::ArgType::kNodeSelector:
+    case ArgType::kNodeSelector:
       return "map of string to string, or \"k=v,k2=v2\"";
-    case table::ArgType::kTolerations:
+    case ArgType::kTolerations:
       return "list of toleration maps";
-    case table::ArgType::kSecurityContext:
+    case ArgType::kSecurityContext:
       return "map";
   }
   return "value";
 }
 
-const char* Placement(unsigned placement) {
-  if (placement == (table::kOnStep | table::kOnFlow)) return "on a step or on the flow";
-  return placement == table::kOnFlow ? "on the flow only" : "on a step only";
+const char* PlacementText(unsigned placement) {
+  if (placement == (kOnStep | kOnFlow)) return "on a step or on the flow";
+  return placement == kOnFlow ? "on the flow only" : "on a step only";
 }
 
 // The table's phrase as a sentence: a capital first letter and a full stop.
@@ -66,26 +68,29 @@ std::string Sentence(std::string_view phrase) {
   return out;
 }
 
-// The Kubernetes rule a value must also follow (decorator_args.cc checks it), or "".
-const char* RuleText(const table::ArgSpec& arg) {
+// The Kubernetes rule a value must also follow (decorator_args.cc checks it, with
+// compiler/rules/names.h's bounds), or "".
+std::string RuleText(const ArgSpec& arg) {
   switch (arg.rule) {
-    case table::Rule::kNone:
+    case Rule::kNone:
       return "";
-    case table::Rule::kLabel:
-      return "a DNS-1123 label (at most 63 lowercase letters, digits and '-', beginning and "
-             "ending with a letter or digit)";
-    case table::Rule::kSubdomain:
-      return "a DNS-1123 subdomain as each name (at most 253 lowercase letters, digits, '-' "
-             "and '.')";
-    case table::Rule::kAbsolutePath:
-      return arg.type == table::ArgType::kStringMap
+    case Rule::kLabel:
+      return fmt::format("a DNS-1123 label (at most {} lowercase letters, digits and '-', "
+                         "beginning and ending with a letter or digit)",
+                         rules::kDns1123LabelMaxLength);
+    case Rule::kSubdomain:
+      return fmt::format("a DNS-1123 subdomain as each name (at most {} lowercase letters, "
+                         "digits, '-' and '.')",
+                         rules::kDns1123SubdomainMaxLength);
+    case Rule::kAbsolutePath:
+      return arg.type == ArgType::kStringMap
                  ? "a DNS-1123 label as each claim's name, an absolute path as where it is mounted"
                  : "an absolute path";
-    case table::Rule::kLabels:
+    case Rule::kLabels:
       return "Kubernetes label keys (`[prefix/]name`) and label values";
-    case table::Rule::kAnnotations:
+    case Rule::kAnnotations:
       return "Kubernetes annotation keys (`[prefix/]name`)";
-    case table::Rule::kEnvVars:
+    case Rule::kEnvVars:
       return "variable names of printable ASCII other than `=`";
   }
   return "";
@@ -93,10 +98,10 @@ const char* RuleText(const table::ArgSpec& arg) {
 
 }  // namespace
 
-std::string ArgumentSummary(const table::ArgSpec& arg) {
+std::string ArgumentSummary(const ArgSpec& arg) {
   std::string out = TypeName(arg);
-  bool numeric = arg.type == table::ArgType::kInt || arg.type == table::ArgType::kNumber ||
-                 arg.type == table::ArgType::kSize;
+  bool numeric = arg.type == ArgType::kInt || arg.type == ArgType::kNumber ||
+                 arg.type == ArgType::kSize;
   bool low = numeric && std::isfinite(arg.min);
   bool high = numeric && std::isfinite(arg.max);
   if (low && high) {
@@ -108,26 +113,27 @@ std::string ArgumentSummary(const table::ArgSpec& arg) {
   return out;
 }
 
-std::string DecoratorMarkdown(const table::DecoratorSpec& spec) {
+std::string DecoratorMarkdown(const DecoratorSpec& spec) {
   std::string out =
-      fmt::format("**@{}** ({})\n\n{}", spec.name, Placement(spec.placement), Sentence(spec.doc));
+      fmt::format("**@{}** ({})\n\n{}", spec.name, PlacementText(spec.placement),
+                  Sentence(spec.doc));
   if (!spec.example.empty()) out += fmt::format("\n\n```flow\n{}```", spec.example);
   if (!spec.targets.empty()) out += fmt::format("\n\nOn each target: {}", spec.targets);
   out += "\n\nArguments:";
-  for (const table::ArgSpec& arg : spec.args) {
+  for (const ArgSpec& arg : spec.args) {
     out += fmt::format("\n- `{}`: {}", arg.name, ArgumentSummary(arg));
   }
   return out;
 }
 
-std::string ArgumentMarkdown(const table::DecoratorSpec& spec, const table::ArgSpec& arg) {
+std::string ArgumentMarkdown(const DecoratorSpec& spec, const ArgSpec& arg) {
   std::string out = fmt::format("**{}** of `@{}`: {}\n\n{}", arg.name, spec.name,
                                 ArgumentSummary(arg), Sentence(arg.doc));
-  if (std::string_view rule = RuleText(arg); !rule.empty()) {
+  if (std::string rule = RuleText(arg); !rule.empty()) {
     out += fmt::format("\n\nAllowed: {}.", rule);
   }
   if (!arg.becomes.empty()) out += fmt::format("\n\nBecomes: {}.", arg.becomes);
   return out;
 }
 
-}  // namespace flowc::lsp
+}  // namespace flowc::graph::decorator_table
