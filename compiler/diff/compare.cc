@@ -154,7 +154,8 @@ class Comparer {
       Path path = {{PathElement::Type::kKey, key == "flow" ? "name" : key}};
       if (a.is_null() || b.is_null()) {
         leaves.push_back({path, a.is_null() ? std::nullopt : std::optional<Json>(a),
-                          b.is_null() ? std::nullopt : std::optional<Json>(b), ""});
+                          b.is_null() ? std::nullopt : std::optional<Json>(b),
+                          "/" + PointerToken(key)});
         continue;
       }
       DiffJson(a, b, path, "/" + PointerToken(key), leaves);
@@ -262,7 +263,7 @@ class Comparer {
                    const std::string& pointer, const std::map<std::string, std::string>& renames,
                    std::vector<Change>& out) {
     std::map<std::string, std::string> object_names =
-        objects_.CompareStepObjects(old_step, new_step, name, out);
+        objects_.CompareStepObjects(old_step, new_step, name, pointer, out);
     // The common case, a step nothing touched, costs one comparison.
     if (renames.empty() && object_names.empty() && old_step == new_step) return;
     Json a = old_step;

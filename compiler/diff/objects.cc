@@ -139,6 +139,7 @@ void ObjectComparer::ComparePair(const Entry& o, const Entry& n, const std::stri
 std::map<std::string, std::string> ObjectComparer::CompareStepObjects(const Json& old_step,
                                                                       const Json& new_step,
                                                                       const std::string& name,
+                                                                      const std::string& pointer,
                                                                       std::vector<Change>& out) {
   std::map<std::string, std::string> renamed;
   std::vector<std::string> a = Names(old_step), b = Names(new_step);
@@ -192,15 +193,14 @@ std::map<std::string, std::string> ObjectComparer::CompareStepObjects(const Json
     if (a_done[i]) continue;
     std::string kind = kind_of(old_, a[i]);
     Change change{SectionOf(kind), name, FieldOf(kind), Kind::kRemoved, Json(a[i]), std::nullopt};
-    change.raw_path = "/objects";
+    change.raw_path = pointer + "/objects";
     out.push_back(std::move(change));
   }
   for (size_t j = 0; j < b.size(); ++j) {
     if (b_done[j]) continue;
     std::string kind = kind_of(new_, b[j]);
     Change change{SectionOf(kind), name, FieldOf(kind), Kind::kAdded, std::nullopt, Json(b[j])};
-    auto m = new_.find(b[j]);
-    change.raw_path = m == new_.end() ? "/objects" : "/objects/" + std::to_string(m->second.index);
+    change.raw_path = pointer + "/objects";
     out.push_back(std::move(change));
   }
   return renamed;

@@ -74,7 +74,7 @@ Json Mutated(const Json& value) {
 }
 
 bool Covers(const std::string& reported, const std::string& pointer) {
-  return pointer == reported || pointer.rfind(reported + "/", 0) == 0 || reported.empty();
+  return pointer == reported || pointer.rfind(reported + "/", 0) == 0;
 }
 
 }  // namespace
