@@ -108,6 +108,13 @@ void ObjectComparer::ComparePair(const Entry& o, const Entry& n, const std::stri
       }
     }
   }
+  // Another content is another name (a hash of it): the name the pods now refer to.
+  if (kind != "ConfigMap" && Member(*o.json, "name") != Member(*n.json, "name")) {
+    Change change{SectionOf(kind), step, field, Kind::kChanged, Member(*o.json, "name"),
+                  Member(*n.json, "name")};
+    change.raw_path = pointer;
+    out.push_back(std::move(change));
+  }
   std::vector<Leaf> leaves;
   DiffJson(a, b, {{PathElement::Type::kKey, field}}, pointer, leaves);
   for (Leaf& leaf : leaves) {

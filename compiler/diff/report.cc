@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -67,13 +68,17 @@ size_t Count(const std::vector<FileReport>& reports) {
   return n;
 }
 
-// Markdown: every ASCII punctuation character as a numeric character reference, which
-// CommonMark reads as a literal character and never as markup (spec 0.30, "Entity and numeric
-// character references"); `text` is already printable ASCII (Escaped, Name).
+// Markdown: every ASCII punctuation character that is markup somewhere in CommonMark or GitHub's
+// tables and HTML (all but . , / : = - and the double quote, which are markup in none of the
+// places the report writes text: a table cell or a bold heading, never the start of a line) as
+// a numeric character reference, which CommonMark reads as a literal character and never as
+// markup (spec 0.30, "Entity and numeric character references"); `text` is already printable
+// ASCII (Escaped, Name), so no line break or control character remains to escape.
 std::string Md(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (std::ispunct(static_cast<unsigned char>(c))) {
+    if (std::ispunct(static_cast<unsigned char>(c)) && std::string_view(".,/:=-\"").find(c) ==
+                                                           std::string_view::npos) {
       out += fmt::format("&#{};", static_cast<int>(c));
     } else {
       out += c;
@@ -134,11 +139,12 @@ std::string FormatText(const std::vector<FileReport>& reports, bool color) {
     }
   }
   size_t n = Count(reports);
-  size_t flows = 0;
-  for (const FileReport& r : reports) flows += r.status != FileReport::Status::kCompared;
-  if (n == 0 && flows == 0) return "no changes\n";
-  out += fmt::format("{} change{}\n", n, n == 1 ? "" : "s");
-  return out;
+  size_t errors = 0;
+  for (const FileReport& r : reports) errors += r.status == FileReport::Status::kError;
+  if (n == 0 && errors == 0) return "no changes\n";
+  out += fmt::format("{} change{}", n, n == 1 ? "" : "s");
+  if (errors > 0) out += fmt::format(", {} flow{} with errors", errors, errors == 1 ? "" : "s");
+  return out + "\n";
 }
 
 std::string FormatMarkdown(const std::vector<FileReport>& reports) {

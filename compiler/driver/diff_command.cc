@@ -254,7 +254,9 @@ int RunGit(const DiffOptions& options) {
       }
       b = Load(on_disk, std::move(*text), options);
     }
-    run.Add(a ? rev + ":" + path : "", b ? path : "", std::move(a), std::move(b));
+    // The labels first: the arguments' order of evaluation is unspecified.
+    std::string old_label = a ? rev + ":" + path : "", new_label = b ? path : "";
+    run.Add(std::move(old_label), std::move(new_label), std::move(a), std::move(b));
   }
   int status = run.Finish();
   RemoveTree(dir);

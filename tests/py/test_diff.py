@@ -28,7 +28,7 @@ GOLDEN = "tests/diff/golden"
 # (name, [(old text, new text) in base.flow], {file: new content}, expected JSON changes as
 # (section, step, field, change)).
 CASES = [
-    ("scheduling_trainium", [("trainium=16", "trainium=32")], {},
+    ("scheduling_trainium", [("trainium=16", "trainium=8")], {},
      {("scheduling", "train", 'container.resources.limits["aws.amazon.com/neuron"]', "changed")}),
     ("scheduling_toleration", [('"value": "train"', '"value": "batch"')], {},
      {("scheduling", "train", "pod.tolerations[]", "removed"),
@@ -40,19 +40,29 @@ CASES = [
       ("scheduling", "train", 'queue.labels["kueue.x-k8s.io/queue-name"]', "changed")}),
     ("scheduling_service_account", [('service_account="flows"', 'service_account="flows-v2"')], {},
      {("scheduling", "*", "pod.serviceAccountName", "changed")}),
-    ("scheduling_claim", [("@neuron(devices=1,", "@neuron(devices=2,")], {},
-     set()),  # filled from the golden: a ResourceClaimTemplate's count and its name
+    ("scheduling_claim", [('@neuron(devices=1, instance_type="inf2.xlarge")',
+                          '@neuron(devices=2, instance_type="inf2.24xlarge")')], {},
+     {("scheduling", "score", "resourceClaimTemplate", "changed"),
+      ("scheduling", "score", "resourceClaimTemplate.spec.spec.devices.requests[neurons].exactly.count",
+       "changed"),
+      ("scheduling", "score",
+       "resourceClaimTemplate.spec.spec.devices.requests[neurons].exactly.selectors[]", "removed"),
+      ("scheduling", "score",
+       "resourceClaimTemplate.spec.spec.devices.requests[neurons].exactly.selectors[]", "added")}),
     ("graph_step_added", [('run "python collect.py"\n    next merge',
-                           'run "python collect.py"\n    next report\n  }\n\n  step report {\n'
-                           '    run "python report.py"\n    next merge')], {},
-     {("graph", "report", "", "added"), ("graph", "collect", "next", "changed")}),
-    ("graph_step_removed", [('next collect\n', 'next merge\n'),
-                            ('  step collect {\n    run "python collect.py"\n    next merge\n  }\n\n',
+                           'run "python collect.py"\n    next summarize\n  }\n\n  step summarize {\n'
+                           '    run "python summarize.py"\n    next merge')], {},
+     {("graph", "summarize", "", "added"), ("graph", "collect", "next", "changed")}),
+    ("graph_step_removed", [('next report\n', 'next end\n'),
+                            ('  step report {\n    run "python report.py"\n    next end\n  }\n\n',
                              '')], {},
-     {("graph", "collect", "", "removed"), ("graph", "score", "next", "changed")}),
+     {("graph", "report", "", "removed"), ("graph", "merge", "next", "changed")}),
     ("graph_step_renamed", [("step collect {", "step gather {"), ("next collect", "next gather")],
      {}, {("graph", "gather", "", "renamed")}),
-    ("graph_gang", [("@parallel(nodes=4)", "@parallel(nodes=8)")], {}, set()),
+    # The gang's size, and the FLOWC_NUM_NODES its pods read.
+    ("graph_gang", [("@parallel(nodes=4)", "@parallel(nodes=8)")], {},
+     {("graph", "train", "parallel.nodes", "changed"),
+      ("pod", "train", "container.env[FLOWC_NUM_NODES].value", "changed")}),
     ("pod_image", [("pytorch-training-neuronx:2.9.0", "pytorch-training-neuronx:2.10.0")], {},
      {("pod", "train", "container.image", "changed")}),
     ("pod_command", [('run "python merge.py"', 'run "python merge.py --all"')], {},
@@ -115,8 +125,7 @@ def check_cases():
                     got = {(c["section"], c["step"], c["field"], c["change"])
                            for c in report["files"][0]["changes"]}
                     expect(f"{name}: reports a change", len(got) > 0, r.stdout)
-                    if want:
-                        expect(f"{name}: reports exactly its change", got == want,
+                    expect(f"{name}: reports exactly its change", got == want,
                                f"\n  got  {sorted(got, key=str)}\n  want {sorted(want, key=str)}")
         finally:
             shutil.rmtree(tmp)
@@ -128,21 +137,19 @@ def check_no_change():
         text = f.read()
     tmp = tempfile.mkdtemp(prefix="flowc-diff-")
     try:
-        # A re-commented flow laid out badly, and what flowc fmt makes of it.
+        # A re-commented flow laid out badly, and what flowc fmt makes of it; each in a folder
+        # of its own under the same name, as the Airflow DAG names its source file.
         ugly = text.replace("  step start {", "  # a new comment\n  step    start {   # here\n")
         ugly = ugly.replace("    next merge\n", "    next   merge   # again\n\n\n")
-        shutil.copytree(PROJECT, os.path.join(tmp, "p"))
-        with open(os.path.join(tmp, "p", "ugly.flow"), "w", encoding="utf-8") as f:
-            f.write(ugly)
         r = lib.run_flowc("fmt", "-", input=ugly)
         expect("flowc fmt formats the re-commented flow", r.returncode == 0, r.stderr)
-        with open(os.path.join(tmp, "p", "formatted.flow"), "w", encoding="utf-8") as f:
-            f.write(r.stdout)
-        for a, b in (("base.flow", "base.flow"), ("base.flow", "ugly.flow"),
-                     ("ugly.flow", "formatted.flow")):
+        for name, content in (("orig", text), ("ugly", ugly), ("formatted", r.stdout)):
+            write_project(os.path.join(tmp, name), [(text, content)], {})
+        expect("the re-commented flow is not formatted", ugly != r.stdout, ugly)
+        for a, b in (("orig", "orig"), ("orig", "ugly"), ("ugly", "formatted")):
             for fmt in ("text", "markdown", "json"):
-                r = diff(os.path.join(tmp, "p"), a, b, "--format", fmt, "--target", "argo",
-                         "--target", "airflow")
+                r = diff(tmp, f"{a}/base.flow", f"{b}/base.flow", "--format", fmt, "--target",
+                         "argo", "--target", "airflow")
                 expect(f"diff({a}, {b}) --format {fmt}: no change, exit 0", r.returncode == 0,
                        f"{r.returncode}\n{r.stdout}{r.stderr}")
                 if fmt == "json":
@@ -257,7 +264,8 @@ def check_git():
         git(repo, "init", "-q")
         write_project(os.path.join(repo, "flows"), [], {})
         with open(os.path.join(repo, "flows", "gone.flow"), "w", encoding="utf-8") as f:
-            f.write('flow gone {\n  step start {\n    run "echo bye"\n  }\n}\n')
+            f.write('flow gone {\n  step start {\n    run "echo bye"\n    next end\n  }\n\n'
+                    '  step end {\n    run "echo done"\n  }\n}\n')
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "one")
         r = diff(repo, "--git")
@@ -268,7 +276,8 @@ def check_git():
             f.write("def helper():\n    return 3\n")
         os.remove(os.path.join(repo, "flows", "gone.flow"))
         with open(os.path.join(repo, "flows", "new.flow"), "w", encoding="utf-8") as f:
-            f.write('flow fresh {\n  step start {\n    run "echo hi"\n  }\n}\n')
+            f.write('flow fresh {\n  step start {\n    run "echo hi"\n    next end\n  }\n\n'
+                    '  step end {\n    run "echo done"\n  }\n}\n')
         r = diff(repo, "--git")
         expect("--git: exit 1", r.returncode == 1, r.stderr)
         lib.check_golden(f"{GOLDEN}/git.txt", r.stdout, failures)

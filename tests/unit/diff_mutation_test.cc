@@ -21,6 +21,7 @@ namespace {
 // The flows whose IR together holds every field (test_diff.py's coverage check lists them too).
 const char* const kFlows[] = {
     "tests/diff/project/base.flow",
+    "tests/diff/coverage.flow",
     "samples/shared_cluster.flow",
     "samples/code_project/code_project.flow",
     "samples/neuron_ultraserver.flow",
