@@ -330,8 +330,55 @@ def check_mutation_coverage():
            f"add a flow using them to kFlows in tests/unit/diff_mutation_test.cc: {sorted(missing)}")
 
 
+# docs/diff.md's example: the edits its text describes, made to its ```flow block.
+DOC_EDITS = [("trainium=16", "trainium=32"), ("neuronx:2.9.0", "neuronx:2.10.0"),
+             ("@retry(times=2)", "@retry(times=3)"), ("step collect {", "step gather {"),
+             ("next collect", "next gather"), ('cron="0 3 * * *"', 'cron="0 4 * * *"')]
+
+
+def check_docs_example():
+    """docs/diff.md's three reports are what flowc prints for its example (rewritten with
+    FLOWC_UPDATE_GOLDENS=1)."""
+    path = os.path.join(lib.SOURCE_DIR, "docs", "diff.md")
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    flow = re.search(r"```flow\n(.*?)```\n", page, re.S).group(1)
+    blocks = list(re.finditer(r"```text\n(.*?)```\n", page, re.S))
+    expect("docs/diff.md shows the text, Markdown and JSON reports", len(blocks) == 3,
+           len(blocks))
+    if len(blocks) != 3:
+        return
+    tmp = tempfile.mkdtemp(prefix="flowc-diff-docs-")
+    try:
+        new = flow
+        for old, replacement in DOC_EDITS:
+            expect(f"docs/diff.md's example holds {old!r}", old in new, new)
+            new = new.replace(old, replacement)
+        for name, text in (("old.flow", flow), ("new.flow", new)):
+            with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        outputs = []
+        for fmt in ("text", "markdown", "json"):
+            r = diff(tmp, "old.flow", "new.flow", "--format", fmt)
+            expect(f"docs/diff.md's example --format {fmt}: exit 1, no diagnostics",
+                   r.returncode == 1 and r.stderr == "", f"{r.returncode}: {r.stderr}")
+            outputs.append(r.stdout)
+    finally:
+        shutil.rmtree(tmp)
+    if lib.UPDATE:
+        for block, out in reversed(list(zip(blocks, outputs))):
+            page = page[:block.start(1)] + out + page[block.end(1):]
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+        return
+    for block, out, fmt in zip(blocks, outputs, ("text", "markdown", "json")):
+        expect(f"docs/diff.md's {fmt} report is what flowc prints", block.group(1) == out,
+               f"\n--- docs\n{block.group(1)}--- flowc\n{out}")
+
+
 def main():
     check_cases()
+    check_docs_example()
     check_no_change()
     check_hostile()
     check_statuses()
