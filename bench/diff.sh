@@ -56,10 +56,12 @@ print(f"Two flows of {int(steps):,} steps (bench/gen_flow.py --v2 --exact) diffe
       f"step's command; the report says `{changes}`. hyperfine, mean ± σ over "
       f"{len(results[0]['times'])} runs, process start included, on {cpus} {machine} CPUs "
       "shared with other builds (the machine's load varies: compare the rows, not the runs).\n")
-print("| command | mean | σ | min |\n|---|---|---|---|")
+print("The CPU time (user + system) is the column to read on a loaded machine: the wall time "
+      "there waits for the other builds.\n")
+print("| command | wall, mean | σ | min | CPU, mean |\n|---|---|---|---|---|")
 for r in results:
     print(f"| {r['command']} | {r['mean']*1000:.0f} ms | {r['stddev']*1000:.0f} ms | "
-          f"{r['min']*1000:.0f} ms |")
+          f"{r['min']*1000:.0f} ms | {(r['user'] + r['system'])*1000:.0f} ms |")
 PY
 )
 if ((smoke)); then
