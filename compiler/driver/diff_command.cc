@@ -54,7 +54,9 @@ std::unique_ptr<Loaded> Load(const std::string& path, std::string text,
     return loaded;
   }
   loaded->side.ir = ir::FlowToJson(*flow);
+  std::set<std::string> done;
   for (const std::string& target : options.targets) {
+    if (!done.insert(target).second) continue;  // a target given twice is compared once
     // The target's findings are printed with the flow's, and compared.
     size_t before = loaded->diagnostics.all().size();
     diag::Reporter report(loaded->diagnostics, *loaded->file);

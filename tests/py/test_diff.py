@@ -241,7 +241,7 @@ def check_target():
                for c in json.loads(r.stdout)["files"][0]["changes"]}
         expect("--target jobset: the warning the target drops is reported",
                ("target", "jobset.warnings[]", "removed") in got, r.stdout)
-        r2 = diff(tmp, "-t", "jobset", "old.flow", "-t", "jobset", "new.flow", "--format", "json")
+        r2 = diff(tmp, "-t", "jobset", "old.flow", "new.flow", "-t", "jobset", "--format", "json")
         expect("-t takes one target each time, the flows after it are flows",
                r2.returncode == 1 and r2.stdout == r.stdout, r2.stdout + r2.stderr)
     finally:
