@@ -75,9 +75,7 @@ std::string Quoted(const std::string& text) {
 
 }  // namespace
 
-Section ClassifyStepPath(const Path& path) {
-  return Classify(path, StepRules(), Section::kPod);
-}
+Section ClassifyStepPath(const Path& path) { return Classify(path, StepRules(), Section::kPod); }
 
 Section ClassifyFlowPath(const Path& path) {
   if (!path.empty() && path[0].text == "queue") return Section::kScheduling;

@@ -14,32 +14,46 @@ namespace flowc::diff {
 
 const char* SectionName(Section section) {
   switch (section) {
-    case Section::kScheduling: return "scheduling";
-    case Section::kGraph: return "graph";
-    case Section::kPod: return "pod";
-    case Section::kFlow: return "flow";
-    case Section::kTarget: return "target";
+    case Section::kScheduling:
+      return "scheduling";
+    case Section::kGraph:
+      return "graph";
+    case Section::kPod:
+      return "pod";
+    case Section::kFlow:
+      return "flow";
+    case Section::kTarget:
+      return "target";
   }
   return "pod";
 }
 
 const char* SectionTitle(Section section) {
   switch (section) {
-    case Section::kScheduling: return "Scheduling";
-    case Section::kGraph: return "Graph";
-    case Section::kPod: return "Pod and control";
-    case Section::kFlow: return "Flow";
-    case Section::kTarget: return "Rendered output";
+    case Section::kScheduling:
+      return "Scheduling";
+    case Section::kGraph:
+      return "Graph";
+    case Section::kPod:
+      return "Pod and control";
+    case Section::kFlow:
+      return "Flow";
+    case Section::kTarget:
+      return "Rendered output";
   }
   return "Pod and control";
 }
 
 const char* KindName(Kind kind) {
   switch (kind) {
-    case Kind::kChanged: return "changed";
-    case Kind::kAdded: return "added";
-    case Kind::kRemoved: return "removed";
-    case Kind::kRenamed: return "renamed";
+    case Kind::kChanged:
+      return "changed";
+    case Kind::kAdded:
+      return "added";
+    case Kind::kRemoved:
+      return "removed";
+    case Kind::kRenamed:
+      return "renamed";
   }
   return "changed";
 }
@@ -171,7 +185,9 @@ class Comparer {
     Change change;
     change.step = std::move(step);
     change.field = FieldName(leaf.path);
-    change.kind = !leaf.old_value ? Kind::kAdded : !leaf.new_value ? Kind::kRemoved : Kind::kChanged;
+    change.kind = !leaf.old_value   ? Kind::kAdded
+                  : !leaf.new_value ? Kind::kRemoved
+                                    : Kind::kChanged;
     change.old_value = std::move(leaf.old_value);
     change.new_value = std::move(leaf.new_value);
     change.raw_path = std::move(leaf.pointer);
@@ -201,7 +217,7 @@ class Comparer {
     for (const Json& step : new_list.is_array() ? new_list : kEmptyArray) {
       if (!old_steps.count(Member(step, "name").get<std::string>())) new_only.push_back(&step);
     }
-    std::map<std::string, std::string> renames;  // old name -> new name
+    std::map<std::string, std::string> renames;       // old name -> new name
     std::map<std::string, const Json*> renamed_from;  // new name -> old step
     for (const Json* n : new_only) {
       const std::string k8s_name = Member(*n, "k8s_name").get<std::string>();
@@ -282,7 +298,9 @@ class Comparer {
     }
     for (const auto& [key, value] : new_step.items()) {
       if (!IgnoredStepMember(key) && !a.contains(key)) {
-        leaves.push_back({{{PathElement::Type::kKey, key}}, std::nullopt, value,
+        leaves.push_back({{{PathElement::Type::kKey, key}},
+                          std::nullopt,
+                          value,
                           pointer + "/" + PointerToken(key)});
       }
     }
@@ -387,13 +405,13 @@ void CompareRendered(const Side& old_side, const Side& new_side, std::vector<Cha
     }
     for (const std::string& w : n.warnings) {
       if (!old_warnings.count(w)) {
-        out.push_back({Section::kTarget, "", n.target + ".warnings[]", Kind::kAdded,
-                       std::nullopt, Json(w)});
+        out.push_back(
+            {Section::kTarget, "", n.target + ".warnings[]", Kind::kAdded, std::nullopt, Json(w)});
       }
     }
     if (o->text != n.text) {
-      Change change{Section::kTarget, "", n.target + ".output", Kind::kChanged, std::nullopt,
-                    std::nullopt};
+      Change change{Section::kTarget, "",           n.target + ".output",
+                    Kind::kChanged,   std::nullopt, std::nullopt};
       LineChanges(o->text, n.text, &change);
       out.push_back(std::move(change));
     }
@@ -407,8 +425,8 @@ std::vector<Change> Compare(const Side& old_side, const Side& new_side) {
   if (!old_side.ir && !new_side.ir) return out;
   if (!old_side.ir || !new_side.ir) {
     const Json& doc = old_side.ir ? *old_side.ir : *new_side.ir;
-    Change change{Section::kFlow, "", "", old_side.ir ? Kind::kRemoved : Kind::kAdded,
-                  std::nullopt, std::nullopt};
+    Change change{Section::kFlow, "",          "", old_side.ir ? Kind::kRemoved : Kind::kAdded,
+                  std::nullopt,   std::nullopt};
     (old_side.ir ? change.old_value : change.new_value) = Member(doc, "flow");
     out.push_back(std::move(change));
     return out;

@@ -11,11 +11,10 @@
 #ifndef FLOWC_DIFF_DIFF_H_
 #define FLOWC_DIFF_DIFF_H_
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace flowc::diff {
 

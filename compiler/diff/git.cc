@@ -1,6 +1,7 @@
 #include "compiler/diff/git.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -11,8 +12,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-
-#include <fmt/format.h>
 
 extern char** environ;
 
@@ -131,8 +130,8 @@ std::optional<GitRepo> GitRepo::Open(std::string* error) {
 }
 
 std::optional<std::string> GitRepo::ResolveCommit(const std::string& rev) const {
-  Result r = RunGit({"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"},
-                    root_);
+  Result r =
+      RunGit({"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"}, root_);
   if (r.status != 0) return std::nullopt;
   return Trim(r.out);
 }
@@ -164,9 +163,9 @@ std::optional<std::vector<GitFile>> GitRepo::Tree(const std::string& commit,
 }
 
 std::optional<std::vector<std::string>> GitRepo::WorkingTree(std::string* error) const {
-  Result r = RunGit({"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name",
-                     "--", "."},
-                    root_);
+  Result r = RunGit(
+      {"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name", "--", "."},
+      root_);
   if (r.status != 0) {
     *error = Failure(r, "git ls-files");
     return std::nullopt;

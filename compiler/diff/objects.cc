@@ -95,7 +95,7 @@ void ObjectComparer::ComparePair(const Entry& o, const Entry& n, const std::stri
       if (!before.count(path)) files.push_back(path);
     }
     if (!files.empty() || Member(*o.json, "name") != Member(*n.json, "name")) {
-      Change change{Section::kPod, step, field, Kind::kChanged, Member(*o.json, "name"),
+      Change change{Section::kPod,          step, field, Kind::kChanged, Member(*o.json, "name"),
                     Member(*n.json, "name")};
       change.files = std::move(files);
       change.raw_path = pointer;
@@ -110,7 +110,7 @@ void ObjectComparer::ComparePair(const Entry& o, const Entry& n, const std::stri
   }
   // Another content is another name (a hash of it): the name the pods now refer to.
   if (kind != "ConfigMap" && Member(*o.json, "name") != Member(*n.json, "name")) {
-    Change change{SectionOf(kind), step, field, Kind::kChanged, Member(*o.json, "name"),
+    Change change{SectionOf(kind),        step, field, Kind::kChanged, Member(*o.json, "name"),
                   Member(*n.json, "name")};
     change.raw_path = pointer;
     out.push_back(std::move(change));
@@ -121,7 +121,9 @@ void ObjectComparer::ComparePair(const Entry& o, const Entry& n, const std::stri
     Change change;
     change.step = step;
     change.field = FieldName(leaf.path);
-    change.kind = !leaf.old_value ? Kind::kAdded : !leaf.new_value ? Kind::kRemoved : Kind::kChanged;
+    change.kind = !leaf.old_value   ? Kind::kAdded
+                  : !leaf.new_value ? Kind::kRemoved
+                                    : Kind::kChanged;
     change.old_value = std::move(leaf.old_value);
     change.new_value = std::move(leaf.new_value);
     change.raw_path = std::move(leaf.pointer);

@@ -23,7 +23,8 @@ class ObjectComparer {
   ObjectComparer(const Json& old_doc, const Json& new_doc);
 
   // Reports the changes of the objects `old_step` and `new_step` use into `out`, under the
-  // step `name`, whose JSON pointer in the new document is `pointer`. Returns the old names of paired objects that were renamed, with their new names.
+  // step `name`, whose JSON pointer in the new document is `pointer`. Returns the old names of
+  // paired objects that were renamed, with their new names.
   std::map<std::string, std::string> CompareStepObjects(const Json& old_step, const Json& new_step,
                                                         const std::string& name,
                                                         const std::string& pointer,

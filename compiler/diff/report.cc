@@ -1,10 +1,10 @@
 #include "compiler/diff/report.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <map>
 #include <string_view>
-
-#include <fmt/format.h>
 
 namespace flowc::diff {
 namespace {
@@ -54,9 +54,15 @@ std::string Describe(const Change& c, const std::string& red, const std::string&
   }
   std::string out = c.field + ": ";
   switch (c.kind) {
-    case Kind::kAdded: out += "added " + new_text; break;
-    case Kind::kRemoved: out += "removed " + old_text; break;
-    default: out += old_text + " -> " + new_text; break;
+    case Kind::kAdded:
+      out += "added " + new_text;
+      break;
+    case Kind::kRemoved:
+      out += "removed " + old_text;
+      break;
+    default:
+      out += old_text + " -> " + new_text;
+      break;
   }
   if (!c.files.empty()) out += " (files: " + FilesText(c.files) + ")";
   return out;
@@ -77,8 +83,8 @@ size_t Count(const std::vector<FileReport>& reports) {
 std::string Md(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (std::ispunct(static_cast<unsigned char>(c)) && std::string_view(".,/:=-\"").find(c) ==
-                                                           std::string_view::npos) {
+    if (std::ispunct(static_cast<unsigned char>(c)) &&
+        std::string_view(".,/:=-\"").find(c) == std::string_view::npos) {
       out += fmt::format("&#{};", static_cast<int>(c));
     } else {
       out += c;
@@ -101,10 +107,14 @@ std::string Labels(const FileReport& r) {
 
 const char* StatusName(FileReport::Status status) {
   switch (status) {
-    case FileReport::Status::kCompared: return "compared";
-    case FileReport::Status::kAdded: return "added";
-    case FileReport::Status::kRemoved: return "removed";
-    case FileReport::Status::kError: return "error";
+    case FileReport::Status::kCompared:
+      return "compared";
+    case FileReport::Status::kAdded:
+      return "added";
+    case FileReport::Status::kRemoved:
+      return "removed";
+    case FileReport::Status::kError:
+      return "error";
   }
   return "compared";
 }
@@ -176,8 +186,8 @@ std::string FormatMarkdown(const std::vector<FileReport>& reports) {
       list.push_back(&c);
     }
     for (const std::string& step : order) {
-      out += "\n**" + Md(step.empty() || step == kEveryStep ? StepLabel(step)
-                                                            : "step " + Name(step)) +
+      out += "\n**" +
+             Md(step.empty() || step == kEveryStep ? StepLabel(step) : "step " + Name(step)) +
              "**\n\n| section | field | change | old | new |\n|---|---|---|---|---|\n";
       for (const Change* c : by_step[step]) {
         std::string field = Md(c->field);

@@ -1,5 +1,6 @@
 #include "compiler/driver/diff_command.h"
 
+#include <fmt/format.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,8 +9,6 @@
 #include <iostream>
 #include <memory>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "backends/registry.h"
 #include "compiler/diff/diff.h"
@@ -64,8 +63,8 @@ std::unique_ptr<Loaded> Load(const std::string& path, std::string text,
     diff::Rendered rendered{target, text_out.value_or(""), {}};
     const std::vector<diag::Diagnostic>& all = loaded->diagnostics.all();
     for (size_t i = before; i < all.size(); ++i) {
-      rendered.warnings.push_back(fmt::format("{}: {}", diag::CodeString(all[i].code),
-                                              all[i].message));
+      rendered.warnings.push_back(
+          fmt::format("{}: {}", diag::CodeString(all[i].code), all[i].message));
     }
     // A target that cannot express the flow reported errors, which are the flow's.
     if (!text_out || loaded->diagnostics.HasErrors()) loaded->errors = true;
@@ -280,8 +279,8 @@ int RunGit(const DiffOptions& options) {
 }  // namespace
 
 CLI::App* AddDiffCommand(CLI::App& app, DiffOptions& options) {
-  CLI::App* diff = app.add_subcommand(
-      "diff", "Report what a change does to every step's pod (docs/diff.md)");
+  CLI::App* diff =
+      app.add_subcommand("diff", "Report what a change does to every step's pod (docs/diff.md)");
   diff->add_option("args", options.args,
                    "OLD.flow NEW.flow ('-' reads stdin); with --git: [REV] [PATH...]");
   diff->add_flag("--git", options.git,

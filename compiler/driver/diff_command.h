@@ -12,7 +12,7 @@
 namespace flowc::driver {
 
 struct DiffOptions {
-  std::vector<std::string> args;     // OLD NEW, or with --git: [REV] [PATH...]
+  std::vector<std::string> args;  // OLD NEW, or with --git: [REV] [PATH...]
   bool git = false;
   std::vector<std::string> targets;  // --target: also compare what each renders
   std::string format = "text";       // text, markdown or json

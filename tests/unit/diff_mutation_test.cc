@@ -20,14 +20,10 @@ namespace {
 
 // The flows whose IR together holds every field (test_diff.py's coverage check lists them too).
 const char* const kFlows[] = {
-    "tests/diff/project/base.flow",
-    "tests/diff/coverage.flow",
-    "samples/shared_cluster.flow",
-    "samples/code_project/code_project.flow",
-    "samples/neuron_ultraserver.flow",
-    "samples/trainjob_torch_distributed.flow",
-    "samples/neuron_connected_devices.flow",
-    "samples/gpu_finetune.flow",
+    "tests/diff/project/base.flow",          "tests/diff/coverage.flow",
+    "samples/shared_cluster.flow",           "samples/code_project/code_project.flow",
+    "samples/neuron_ultraserver.flow",       "samples/trainjob_torch_distributed.flow",
+    "samples/neuron_connected_devices.flow", "samples/gpu_finetune.flow",
     "samples/inference_sweep.flow",
 };
 
@@ -45,9 +41,11 @@ Json IrOf(const std::string& relative) {
 
 void Leaves(const Json& value, const std::string& pointer, std::vector<std::string>& out) {
   if (value.is_object() && !value.empty()) {
-    for (const auto& [key, item] : value.items()) Leaves(item, pointer + "/" + PointerToken(key), out);
+    for (const auto& [key, item] : value.items())
+      Leaves(item, pointer + "/" + PointerToken(key), out);
   } else if (value.is_array() && !value.empty()) {
-    for (size_t i = 0; i < value.size(); ++i) Leaves(value[i], pointer + "/" + std::to_string(i), out);
+    for (size_t i = 0; i < value.size(); ++i)
+      Leaves(value[i], pointer + "/" + std::to_string(i), out);
   } else {
     out.push_back(pointer);
   }
@@ -101,8 +99,8 @@ TEST_CASE("diff: every leaf of the IR changed alone is reported") {
       std::vector<Change> changes = Compare(Side{ir, {}}, Side{changed, {}});
       bool covered = false;
       for (const Change& c : changes) covered = covered || Covers(c.raw_path, pointer);
-      CHECK_MESSAGE(covered, flow << ": " << pointer << " changed, reported "
-                                  << changes.size() << " changes elsewhere");
+      CHECK_MESSAGE(covered, flow << ": " << pointer << " changed, reported " << changes.size()
+                                  << " changes elsewhere");
       ++mutated;
     }
   }
