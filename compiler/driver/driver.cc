@@ -11,6 +11,7 @@
 #include "backends/k8s/objects.h"
 #include "backends/registry.h"
 #include "compiler/driver/diagnostic_printer.h"
+#include "compiler/driver/diff_command.h"
 #include "compiler/driver/explain_command.h"
 #include "compiler/driver/files.h"
 #include "compiler/driver/fmt_command.h"
@@ -310,6 +311,8 @@ int Run(int argc, char** argv) {
   ExplainOptions explain_options;
   CLI::App* explain = AddExplainCommand(app, explain_options);
   CLI::App* docs = AddDocsCommand(app, explain_options);
+  DiffOptions diff_options;
+  CLI::App* diff = AddDiffCommand(app, diff_options);
 
   CLI::App* lsp = app.add_subcommand(
       "lsp", "Run the language server (LSP 3.17, JSON-RPC on stdin and stdout) for editors");
@@ -329,6 +332,7 @@ int Run(int argc, char** argv) {
   if (lsp->parsed()) return lsp::RunLanguageServer(0, 1);
   if (explain->parsed()) return RunExplainCommand(explain_options);
   if (docs->parsed()) return RunDocsCommand(explain_options);
+  if (diff->parsed()) return RunDiff(diff_options);
   return RunGraph(options);
 }
 
