@@ -61,9 +61,13 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateOptions& options) {
   AddVersionOption(validate, "kueue", options.kueue_version, "Kueue CRDs version");
   AddVersionOption(validate, "kubeflow-trainer", options.trainer_version,
                    "Kubeflow Trainer CRDs version");
-  validate->add_option("--schemas", options.schema_dirs,
-                       "Directory of CRD YAML files (or `kubectl get crd -o yaml` output) that add "
-                       "or replace bundled kinds; repeatable");
+  // One directory per --schemas: the files that follow are inputs, now that they are optional
+  // (--list needs none).
+  validate
+      ->add_option("--schemas", options.schema_dirs,
+                   "Directory of CRD YAML files (or `kubectl get crd -o yaml` output) that add "
+                   "or replace bundled kinds; repeatable")
+      ->allow_extra_args(false);
   validate->add_flag("--allow-unknown-kinds", options.allow_unknown_kinds,
                      "Pass documents whose apiVersion and kind have no schema");
   validate->add_option("--format", options.format, "How diagnostics are printed on stderr")

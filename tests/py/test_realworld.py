@@ -30,16 +30,21 @@ DIAGNOSTIC = re.compile(r"^(?P<file>.*?):\d+:\d+: (?P<severity>error|warning): (
 PATH = re.compile(r'^((?:[A-Za-z0-9_$/-]+|\[\d+\]|\["(?:[^"\\]|\\.)*"\]|\.)+): ')
 NO_SCHEMA = re.compile(r"no schema for apiVersion (?P<api>\S+), kind (?P<kind>\S+)$")
 BUNDLED_GROUPS = {"argoproj.io", "jobset.x-k8s.io", "kueue.x-k8s.io", "trainer.kubeflow.org"}
+# The Kubernetes API groups (kubectl api-resources on a 1.33 to 1.36 cluster): other projects'
+# groups under k8s.io, such as sparkoperator.k8s.io, are not among them.
+KUBERNETES_GROUPS = {"", "apps", "batch", "autoscaling", "policy"} | {
+    g + ".k8s.io" for g in (
+        "admissionregistration", "apiextensions", "apiregistration", "authentication",
+        "authorization", "certificates", "coordination", "discovery", "events",
+        "flowcontrol.apiserver", "internal.apiserver", "networking", "node",
+        "rbac.authorization", "resource", "scheduling", "storage", "storagemigration")}
 
 
 def bundled_family(api_version):
-    """Whether flowc bundles the group of `api_version`: the four projects' groups, and the
-    Kubernetes API groups (core, the dot-less ones such as apps and batch, and *.k8s.io except
-    the *.x-k8s.io of other SIG projects)."""
+    """Whether flowc bundles the group of `api_version`: the four projects' groups and the
+    Kubernetes API groups."""
     group = api_version.rsplit("/", 1)[0] if "/" in api_version else ""
-    if group in BUNDLED_GROUPS or "." not in group:
-        return True
-    return group.endswith(".k8s.io") and not group.endswith(".x-k8s.io")
+    return group in BUNDLED_GROUPS or group in KUBERNETES_GROUPS
 
 
 def findings(stderr):

@@ -66,7 +66,8 @@ GOLDEN_CASES = [
     ("cluster_scoped_namespace", ["cluster_scoped_namespace.yaml"]),
     ("argo_kinds", ["argo_kinds.yaml"]),
     ("argo_kinds_v3", ["--argo-version", "3.7", "argo_kinds.yaml"]),
-    ("jobset_main", ["--jobset-version", "0.13.0-devel-43-g08dfbdfd", "valid.yaml"]),
+    ("jobset_release", ["jobset_versions.yaml"]),
+    ("jobset_main", ["--jobset-version", "0.13.0-devel-43-g08dfbdfd", "jobset_versions.yaml"]),
     ("list_bundled", ["--list"]),
 ]
 
