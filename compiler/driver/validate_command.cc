@@ -16,19 +16,58 @@
 
 namespace flowc::driver {
 
+namespace {
+
+// A --FAMILY-version option: its value must name a bundled version (validate::MatchVersion).
+void AddVersionOption(CLI::App* validate, const std::string& family, std::string& value,
+                      const std::string& what) {
+  std::string choices, fallback;
+  for (const validate::BundledFamily& f : validate::BundledFamilies()) {
+    if (f.family != family) continue;
+    for (auto it = f.versions.rbegin(); it != f.versions.rend(); ++it) {
+      choices += (choices.empty() ? "" : "|") + validate::FlagValue(family, *it);
+    }
+    fallback = validate::FlagValue(family, f.default_version);
+  }
+  std::string flag = validate::VersionFlag(family);
+  validate->add_option(flag, value, what + " (" + choices + ")")
+      ->check(CLI::Validator(
+          [family, choices](std::string& v) -> std::string {
+            if (!validate::MatchVersion(family, v).empty()) return "";
+            return "'" + v + "' is not a bundled version of " + family + ": " + choices;
+          },
+          "VERSION"))
+      ->default_str(fallback);
+}
+
+}  // namespace
+
 CLI::App* AddValidateCommand(CLI::App& app, ValidateOptions& options) {
   CLI::App* validate = app.add_subcommand(
       "validate",
       "Check Kubernetes YAML (Argo, JobSet, Trainer, Kueue, DRA, core kinds) as a cluster would");
-  validate->add_option("files", options.inputs, "YAML files ('-' reads stdin)")->required();
+  validate->add_option("files", options.inputs, "YAML files ('-' reads stdin)");
+  validate->add_flag("--list", options.list,
+                     "Print each bundled family, its versions (the default marked) and their "
+                     "kinds, and exit");
   validate
       ->add_option("--argo-version", options.argo_version,
                    "Argo Workflows CRDs to check argoproj.io kinds against")
       ->check(CLI::IsMember({"3.7", "4.1"}))
       ->default_str("4.1");
-  validate->add_option("--schemas", options.schema_dirs,
-                       "Directory of CRD YAML files (or `kubectl get crd -o yaml` output) that add "
-                       "or replace bundled kinds; repeatable");
+  AddVersionOption(validate, "kubernetes", options.kubernetes_version,
+                   "Kubernetes version whose built-in kinds to check against");
+  AddVersionOption(validate, "jobset", options.jobset_version, "JobSet CRD version");
+  AddVersionOption(validate, "kueue", options.kueue_version, "Kueue CRDs version");
+  AddVersionOption(validate, "kubeflow-trainer", options.trainer_version,
+                   "Kubeflow Trainer CRDs version");
+  // One directory per --schemas: the files that follow are inputs, now that they are optional
+  // (--list needs none).
+  validate
+      ->add_option("--schemas", options.schema_dirs,
+                   "Directory of CRD YAML files (or `kubectl get crd -o yaml` output) that add "
+                   "or replace bundled kinds; repeatable")
+      ->allow_extra_args(false);
   validate->add_flag("--allow-unknown-kinds", options.allow_unknown_kinds,
                      "Pass documents whose apiVersion and kind have no schema");
   validate->add_option("--format", options.format, "How diagnostics are printed on stderr")
@@ -45,15 +84,57 @@ validate::Options CheckOptions(const ValidateOptions& options) {
   return out;
 }
 
+validate::SchemaStore::Versions Versions(const ValidateOptions& options) {
+  return {{"argo-workflows", options.argo_version},
+          {"kubernetes", options.kubernetes_version},
+          {"jobset", options.jobset_version},
+          {"kueue", options.kueue_version},
+          {"kubeflow-trainer", options.trainer_version}};
+}
+
+// --list: each family with its flag, then each version (newest first, the default marked) with
+// its kinds, a line per apiVersion.
+void PrintBundled() {
+  for (const validate::BundledFamily& f : validate::BundledFamilies()) {
+    std::cout << fmt::format("{} ({})\n", f.family, validate::VersionFlag(f.family));
+    for (const std::string& version : f.versions) {
+      std::cout << fmt::format("  {} ({} {}){}\n", version, validate::VersionFlag(f.family),
+                               validate::FlagValue(f.family, version),
+                               version == f.default_version ? " default" : "");
+      std::string api, line;
+      for (const std::string& pair : validate::BundledKinds(f.family, version)) {
+        size_t space = pair.find(' ');
+        if (pair.compare(0, space, api) != 0 || line.empty()) {
+          if (!line.empty()) std::cout << line << "\n";
+          api = pair.substr(0, space);
+          line = fmt::format("    {}: {}", api, pair.substr(space + 1));
+        } else {
+          line += ", " + pair.substr(space + 1);
+        }
+      }
+      if (!line.empty()) std::cout << line << "\n";
+    }
+  }
+}
+
 }  // namespace
 
 int RunValidate(const ValidateOptions& options) {
+  if (options.list) {
+    PrintBundled();
+    return kExitOk;
+  }
+  if (options.inputs.empty()) {
+    std::cerr << "validate: files is required (or --list)\n"
+              << "Run with --help for more information.\n";
+    return kExitUsage;
+  }
   DiagnosticPrinter printer(options.format, /*werror=*/false);
   // Kept until the exit, which main() takes without running static destructors: taking apart
   // the parsed schemas' many thousand nodes cost a fifth of a run (as FlowKeptUntilExit in
   // driver.cc). Still reachable, so the sanitizers' leak check does not count it.
   static std::unique_ptr<validate::SchemaStore> kept;
-  kept = std::make_unique<validate::SchemaStore>(options.argo_version);
+  kept = std::make_unique<validate::SchemaStore>(Versions(options));
   validate::SchemaStore& store = *kept;
   // The --schemas files stay alive until the diagnostics that point into them are printed.
   std::vector<std::unique_ptr<diag::SourceFile>> schema_files;
@@ -130,7 +211,7 @@ int RunValidate(const ValidateOptions& options) {
 
 void ValidateWithDefaults(const diag::SourceFile& file, diag::Diagnostics& diagnostics) {
   ValidateOptions defaults;
-  validate::SchemaStore store(defaults.argo_version);
+  validate::SchemaStore store(Versions(defaults));
   validate::Counts counts;
   validate::ValidateFile(file, store, CheckOptions(defaults), diagnostics, counts);
 }

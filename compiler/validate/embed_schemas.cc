@@ -204,9 +204,10 @@ int main(int argc, char** argv) {
     size_t rows = 0;
     for (const nlohmann::json& doc : docs) {
       for (const KindRow& row : flowc::validate::KindsOf(doc, namespaced)) {
-        kinds += fmt::format("  {{{}, {}, {}, {}, {}, {}}},\n", Literal(row.api_version),
+        kinds += fmt::format("  {{{}, {}, {}, {}, {}, {}, {}}},\n", Literal(row.api_version),
                              Literal(row.kind), Literal(row.scope), Literal(row.selector),
-                             row.is_crd ? "true" : "false", file_count);
+                             row.is_crd ? "true" : "false", file_count,
+                             Literal(row.deprecation));
         ++kind_count;
         ++rows;
       }

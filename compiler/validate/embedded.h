@@ -24,7 +24,9 @@ struct Kind {
   std::string_view scope;
   std::string_view selector;  // CRD version name, or definition name
   bool is_crd;
-  size_t file;  // index into kFiles
+  size_t file;                   // index into kFiles
+  std::string_view deprecation;  // the API server's warning for a deprecated CRD version, or ""
+
 };
 
 // Defined in the generated embedded_schemas.cc.

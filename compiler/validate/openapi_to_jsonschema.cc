@@ -1,12 +1,12 @@
 #include "compiler/validate/openapi_to_jsonschema.h"
 
 #include <algorithm>
-#include <regex>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "compiler/validate/json_util.h"
+#include "compiler/validate/pattern.h"
 #include "compiler/validate/schema_store.h"
 
 namespace flowc::validate {
@@ -41,24 +41,6 @@ bool IsIntOrStringAnyOf(const nlohmann::json& any_of) {
 }
 
 nlohmann::json IntOrString() { return nlohmann::json::array({"integer", "string"}); }
-
-// A pattern std::regex (valijson's engine) cannot compile is checked by no one silently:
-// schema_check.cc reports it on the values it would apply to.
-// Compiling a std::regex is slow (a fifth of a run on the samples' outputs was spent here, the
-// same few patterns over and over), so each pattern's answer is kept for the run, by each of
-// the command's threads.
-bool CompilesAsEcmaScript(const std::string& pattern) {
-  thread_local std::unordered_map<std::string, bool> known;
-  if (auto it = known.find(pattern); it != known.end()) return it->second;
-  bool ok = true;
-  try {
-    std::regex re(pattern);
-  } catch (const std::regex_error&) {
-    ok = false;
-  }
-  known.emplace(pattern, ok);
-  return ok;
-}
 
 }  // namespace
 
@@ -110,7 +92,8 @@ nlohmann::json ShapeOf(const nlohmann::json& value) {
 
 nlohmann::json OpenApiTranslator::Definition(const std::string& name, nlohmann::json& shape) {
   if (name == "io.k8s.apimachinery.pkg.api.resource.Quantity") {
-    return {{"type", nlohmann::json::array({"number", "string"})}, {"pattern", kQuantityPattern}};
+    return {{"type", nlohmann::json::array({"number", "string"})},
+            {"x-flowc-pattern", kQuantityPattern}};
   }
   if (name == "io.k8s.apimachinery.pkg.util.intstr.IntOrString") return {{"type", IntOrString()}};
   if (const nlohmann::json* found = definitions_ != nullptr ? definitions_->Find(name) : nullptr) {
@@ -221,8 +204,10 @@ nlohmann::json OpenApiTranslator::Translate(const nlohmann::json& original, nloh
     } else if (key == "type") {
       if (!int_or_string) out[key] = value;
     } else if (key == "pattern") {
-      if (value.is_string() && CompilesAsEcmaScript(value.get<std::string>())) {
-        out[key] = value;
+      // Applied by schema_check.cc with RE2, Go's regexp's model (pattern.h), not by valijson's
+      // std::regex; a pattern RE2 cannot compile is reported on the values it would apply to.
+      if (value.is_string() && PatternCompiles(value.get<std::string>())) {
+        out["x-flowc-pattern"] = value;
       } else {
         out["x-flowc-unsupported-pattern"] = value;
       }

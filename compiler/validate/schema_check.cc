@@ -19,6 +19,7 @@
 #include "compiler/validate/json_util.h"
 #include "compiler/validate/openapi_to_jsonschema.h"
 #include "compiler/validate/path.h"
+#include "compiler/validate/pattern.h"
 
 namespace flowc::validate {
 namespace {
@@ -215,13 +216,6 @@ bool Rephrase(const std::string& description, const json& root, const json& doc,
     *message = fmt::format("Unsupported value: {}: supported values: {}", Short(*value), supported);
     return true;
   }
-  if (starts("Failed to match regex specified by 'pattern' constraint")) {
-    std::string pattern = schema != nullptr ? Str(*schema, "pattern") : "";
-    *message = pattern == kQuantityPattern
-                   ? fmt::format("Invalid value: {}: not a valid quantity", Short(*value))
-                   : fmt::format("Invalid value: {}: must match {}", Short(*value), pattern);
-    return true;
-  }
   if (schema == nullptr) schema = &root;
   if (starts("Expected number less than or equal to") || starts("Expected number less than")) {
     *message = fmt::format("Invalid value: {}: must be less than {}{}", Short(*value),
@@ -349,6 +343,17 @@ class Walker {
 
  private:
   void Format(const json& schema, const json& value, const Path& path) {
+    if (const json* pattern = Member(schema, "x-flowc-pattern");
+        pattern != nullptr && pattern->is_string() && value.is_string()) {
+      const std::string& p = pattern->get_ref<const std::string&>();
+      if (!PatternMatches(p, value.get_ref<const std::string&>())) {
+        report_(Finding{FormatPath(path),
+                        p == kQuantityPattern
+                            ? fmt::format("Invalid value: {}: not a valid quantity", Short(value))
+                            : fmt::format("Invalid value: {}: must match {}", Short(value), p),
+                        ""});
+      }
+    }
     if (const json* bad = Member(schema, "x-flowc-unsupported-pattern");
         bad != nullptr && value.is_string()) {
       report_(Finding{

@@ -21,6 +21,9 @@ struct KindRow {
   std::string scope;     // "Namespaced" or "Cluster"
   std::string selector;  // a CRD's version name, or a definition's name
   bool is_crd = true;
+  // What the API server warns when an object of a deprecated CRD version is written (the
+  // version's deprecationWarning, or its default text); empty for a version not deprecated.
+  std::string deprecation;
 };
 
 // (group, version, kind) of the built-in kinds created under /namespaces/{namespace}/.
@@ -29,6 +32,11 @@ using NamespacedKinds = std::set<std::tuple<std::string, std::string, std::strin
 NamespacedKinds ReadNamespacedKinds(const nlohmann::json& list);
 
 bool IsCrd(const nlohmann::json& doc);
+
+// apimachinery's CompareKubeAwareVersionStrings: GA > beta > alpha, then the major, then the
+// minor number (v2 > v1 > v1beta2 > v1beta1 > v1alpha1); names of another form sort below.
+// Negative when `a` sorts below `b`, 0 when equal.
+int CompareKubeAwareVersions(const std::string& a, const std::string& b);
 
 // The rows `doc` serves; none for a document that is neither a CRD nor OpenAPI definitions.
 std::vector<KindRow> KindsOf(const nlohmann::json& doc, const NamespacedKinds& namespaced);

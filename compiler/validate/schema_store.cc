@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string_view>
 #include <sstream>
 
 #include "compiler/validate/embedded.h"
@@ -26,40 +28,158 @@ SchemaStore::~SchemaStore() = default;
 
 namespace {
 
-bool ArgoVersionMatches(std::string_view version, std::string_view wanted) {
-  // "v4.1.2" serves --argo-version 4.1.
-  return version.size() > wanted.size() + 1 && version.substr(1, wanted.size()) == wanted &&
-         version[wanted.size() + 1] == '.';
+// "v0.13.0-devel-43-g08dfbdfd" -> ({0, 13, 0}, prerelease): releases sort by their numbers, and
+// a prerelease below the release of the same numbers.
+std::pair<std::vector<long>, bool> VersionKey(std::string_view version) {
+  if (!version.empty() && version[0] == 'v') version.remove_prefix(1);
+  std::string_view numbers = version.substr(0, version.find('-'));
+  std::vector<long> parts;
+  long part = 0;
+  for (char c : numbers) {
+    if (c == '.') {
+      parts.push_back(part);
+      part = 0;
+    } else if (c >= '0' && c <= '9' && part < 100'000'000) {
+      part = part * 10 + (c - '0');
+    }
+  }
+  parts.push_back(part);
+  return {parts, numbers.size() == version.size()};
+}
+
+bool Newer(std::string_view a, std::string_view b) { return VersionKey(a) > VersionKey(b); }
+
+std::string_view WithoutV(std::string_view s) {
+  if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
+  return s;
+}
+
+std::string Label(std::string_view family, std::string_view version) {
+  return fmt::format("{}@{}", family, version);
 }
 
 }  // namespace
 
-SchemaStore::SchemaStore(std::string argo_version)
-    : argo_version_(std::move(argo_version)),
-      embedded_files_(std::make_unique<Parsed[]>(embedded::kFileCount)) {
-  // Built-ins first, CRDs after: a CRD wins a clash, as it would on a cluster.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (size_t i = 0; i < embedded::kKindCount; ++i) {
-      const embedded::Kind& k = embedded::kKinds[i];
-      if (k.is_crd != (pass == 1)) continue;
-      const embedded::File& f = embedded::kFiles[k.file];
-      if (f.family == "argo-workflows" && !ArgoVersionMatches(f.version, argo_version_)) continue;
-      auto source = std::make_shared<Source>();
-      source->row = KindRow{std::string(k.api_version), std::string(k.kind), std::string(k.scope),
-                            std::string(k.selector), k.is_crd};
-      source->source = fmt::format("{}@{}", f.family, f.version);
-      source->embedded_file = k.file;
-      sources_[{source->row.api_version, source->row.kind}] = source;
-      // ClusterWorkflowTemplate's schema equals WorkflowTemplate's apart from descriptions
-      // (compiler/validate/schemas/argo-workflows@*/SOURCE.md), so it is served from it.
-      if (k.kind == "WorkflowTemplate" && k.api_version.substr(0, 12) == "argoproj.io/") {
-        auto alias = std::make_shared<Source>(*source);
-        alias->row.kind = "ClusterWorkflowTemplate";
-        alias->row.scope = "Cluster";
-        sources_[{alias->row.api_version, alias->row.kind}] = alias;
+std::vector<BundledFamily> BundledFamilies() {
+  std::map<std::string, std::set<std::string>> found;
+  for (size_t i = 0; i < embedded::kFileCount; ++i) {
+    found[std::string(embedded::kFiles[i].family)].insert(std::string(embedded::kFiles[i].version));
+  }
+  std::vector<BundledFamily> out;
+  for (auto& [family, versions] : found) {
+    BundledFamily f{family, {versions.begin(), versions.end()}, ""};
+    std::sort(f.versions.begin(), f.versions.end(), Newer);
+    for (const std::string& v : f.versions) {
+      if (v.find('-') == std::string::npos) {
+        f.default_version = v;
+        break;
+      }
+    }
+    if (f.default_version.empty()) f.default_version = f.versions.front();
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::string MatchVersion(const std::string& family, const std::string& wanted) {
+  std::string_view w = WithoutV(wanted);
+  if (w.empty()) return "";
+  for (const BundledFamily& f : BundledFamilies()) {
+    if (f.family != family) continue;
+    for (const std::string& version : f.versions) {  // newest first
+      std::string_view v = WithoutV(version);
+      if (v == w || (v.size() > w.size() && v.substr(0, w.size()) == w &&
+                     (v[w.size()] == '.' || v[w.size()] == '-'))) {
+        return version;
       }
     }
   }
+  return "";
+}
+
+namespace {
+
+// The rows a bundled version serves, with ClusterWorkflowTemplate, which is served from the
+// WorkflowTemplate CRD: its schema equals WorkflowTemplate's apart from descriptions
+// (compiler/validate/schemas/argo-workflows@*/SOURCE.md).
+template <typename Visit>
+void ForEachBundledKind(const Visit& visit) {
+  for (size_t i = 0; i < embedded::kKindCount; ++i) {
+    const embedded::Kind& k = embedded::kKinds[i];
+    KindRow row{std::string(k.api_version), std::string(k.kind),     std::string(k.scope),
+                std::string(k.selector),    k.is_crd,                std::string(k.deprecation)};
+    visit(k, row);
+    if (k.kind == "WorkflowTemplate" && k.api_version.substr(0, 12) == "argoproj.io/") {
+      row.kind = "ClusterWorkflowTemplate";
+      row.scope = "Cluster";
+      visit(k, row);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> BundledKinds(const std::string& family, const std::string& version) {
+  std::set<std::string> out;
+  ForEachBundledKind([&](const embedded::Kind& k, const KindRow& row) {
+    const embedded::File& f = embedded::kFiles[k.file];
+    if (f.family == family && f.version == version) out.insert(row.api_version + " " + row.kind);
+  });
+  return {out.begin(), out.end()};
+}
+
+SchemaStore::SchemaStore(const Versions& versions)
+    : embedded_files_(std::make_unique<Parsed[]>(embedded::kFileCount)) {
+  for (const BundledFamily& f : BundledFamilies()) {
+    auto wanted = versions.find(f.family);
+    std::string match = wanted != versions.end() ? MatchVersion(f.family, wanted->second) : "";
+    chosen_[f.family] = match.empty() ? f.default_version : match;
+  }
+  for (size_t i = 0; i < embedded::kFileCount; ++i) {
+    const embedded::File& f = embedded::kFiles[i];
+    if (f.name == "definitions.json" && chosen_[std::string(f.family)] == f.version) {
+      kubernetes_file_ = i;
+    }
+  }
+  // Built-ins first, CRDs after: a CRD wins a clash, as it would on a cluster.
+  for (int pass = 0; pass < 2; ++pass) {
+    ForEachBundledKind([&](const embedded::Kind& k, const KindRow& row) {
+      if (k.is_crd != (pass == 1)) return;
+      const embedded::File& f = embedded::kFiles[k.file];
+      std::pair<std::string, std::string> key{row.api_version, row.kind};
+      if (chosen_[std::string(f.family)] != f.version) {
+        std::vector<std::string>& other = elsewhere_[key];
+        std::string label = Label(f.family, f.version);
+        if (std::find(other.begin(), other.end(), label) == other.end()) other.push_back(label);
+        return;
+      }
+      auto source = std::make_shared<Source>();
+      source->row = row;
+      source->source = Label(f.family, f.version);
+      source->embedded_file = k.file;
+      sources_[key] = source;
+    });
+  }
+  for (auto& [key, other] : elsewhere_) {
+    std::sort(other.begin(), other.end(), [](const std::string& a, const std::string& b) {
+      size_t at_a = a.find('@'), at_b = b.find('@');
+      if (a.compare(0, at_a, b, 0, at_b) != 0) return a < b;
+      return Newer(std::string_view(b).substr(at_b + 1), std::string_view(a).substr(at_a + 1));
+    });
+  }
+}
+
+std::string SchemaStore::Chosen(const std::string& family) const {
+  auto it = chosen_.find(family);
+  return it == chosen_.end() ? "" : it->second;
+}
+
+std::vector<std::string> SchemaStore::ServedElsewhere(const std::string& api_version,
+                                                      const std::string& kind) const {
+  auto key = std::make_pair(api_version, kind);
+  if (sources_.count(key)) return {};
+  auto it = elsewhere_.find(key);
+  return it == elsewhere_.end() ? std::vector<std::string>{} : it->second;
 }
 
 const nlohmann::json& SchemaStore::EmbeddedFile(size_t index) {
@@ -98,14 +218,13 @@ const nlohmann::json* Definitions::Find(const std::string& name) {
 
 Definitions& SchemaStore::AllDefinitions() {
   std::call_once(definitions_once_, [&] {
-    for (size_t i = 0; i < embedded::kFileCount; ++i) {
-      if (embedded::kFiles[i].name != "definitions.json") continue;
-      // Only this function reads definitions.json, so its texts are moved out, not copied.
-      EmbeddedFile(i);
-      for (nlohmann::json& doc : embedded_files_[i].value) {
-        if (doc.is_object() && doc.contains("definitions") && doc["definitions"].is_object()) {
-          definitions_.Add(std::move(doc["definitions"]));
-        }
+    // Only the chosen Kubernetes version's definitions: each version has its own file.
+    if (kubernetes_file_ >= embedded::kFileCount) return;
+    // Only this function reads definitions.json, so its texts are moved out, not copied.
+    EmbeddedFile(kubernetes_file_);
+    for (nlohmann::json& doc : embedded_files_[kubernetes_file_].value) {
+      if (doc.is_object() && doc.contains("definitions") && doc["definitions"].is_object()) {
+        definitions_.Add(std::move(doc["definitions"]));
       }
     }
   });
@@ -203,6 +322,7 @@ const KindSchema* SchemaStore::Find(const std::string& api_version, const std::s
   out->scope = source.row.scope;
   out->source = source.source;
   out->definitions = &AllDefinitions();
+  out->deprecation = source.row.deprecation;
   if (source.row.is_crd) {
     const nlohmann::json* crd = source.document.get();
     if (crd == nullptr) {

@@ -6,6 +6,7 @@
 #ifndef FLOWC_VALIDATE_SCHEMA_STORE_H_
 #define FLOWC_VALIDATE_SCHEMA_STORE_H_
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -46,13 +47,44 @@ struct KindSchema {
   Fallbacks fallbacks;                      // a CRD's (openapi_to_jsonschema.h)
   std::string definition;                   // a built-in kind's definition name
   Definitions* definitions = nullptr;       // the Kubernetes definitions
+  std::string deprecation;  // the API server's warning for a deprecated version, or ""
 };
+
+// The bundled versions of a family ("kubernetes", "argo-workflows", "jobset", "kueue",
+// "kubeflow-trainer"), as compiler/validate/schemas/FAMILY@VERSION names them.
+struct BundledFamily {
+  std::string family;
+  std::vector<std::string> versions;  // newest first: "v1.36", "v1.35", ...
+  std::string default_version;        // the newest release (a version with no "-" suffix)
+};
+std::vector<BundledFamily> BundledFamilies();
+
+// The bundled version of `family` that `wanted` names ("1.33" or "v1.33" names v1.33; "4.1"
+// names v4.1.2; "0.12.0" names v0.12.0: a version or a prefix of it ending before a '.' or
+// '-'), the newest when several match; "" when none does.
+std::string MatchVersion(const std::string& family, const std::string& wanted);
+
+// The kinds one bundled version serves: "apiVersion Kind" pairs, sorted.
+std::vector<std::string> BundledKinds(const std::string& family, const std::string& version);
 
 class SchemaStore {
  public:
+  // family -> the version wanted, as MatchVersion reads it; a family not named (or a version
+  // that matches none) gets its default.
+  using Versions = std::map<std::string, std::string>;
+  explicit SchemaStore(const Versions& versions = {});
   // `argo_version`: "3.7" or "4.1", which bundled Argo CRDs serve argoproj.io.
-  explicit SchemaStore(std::string argo_version);
+  explicit SchemaStore(const std::string& argo_version)
+      : SchemaStore(Versions{{"argo-workflows", argo_version}}) {}
   ~SchemaStore();
+
+  // The bundled version of `family` this store serves, e.g. "v1.36".
+  std::string Chosen(const std::string& family) const;
+
+  // The other bundled versions that serve apiVersion/kind ("kubernetes@v1.34", ...) when the
+  // chosen one does not: a kind a cluster of that version refuses. Empty otherwise.
+  std::vector<std::string> ServedElsewhere(const std::string& api_version,
+                                           const std::string& kind) const;
 
   // Reads every *.yaml, *.yml and *.json file of `dir` (CRD files, or `kubectl get crd -o yaml`
   // output, a List of CRDs): their kinds replace bundled ones. A file that holds no CRD, or
@@ -84,7 +116,9 @@ class SchemaStore {
     nlohmann::json value;
   };
 
-  std::string argo_version_;
+  std::map<std::string, std::string> chosen_;  // family -> version
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> elsewhere_;
+  size_t kubernetes_file_ = SIZE_MAX;  // the chosen definitions.json
   std::map<std::pair<std::string, std::string>, std::shared_ptr<Source>> sources_;
   std::unique_ptr<Parsed[]> embedded_files_;
   std::mutex built_mutex_;  // guards built_

@@ -100,6 +100,7 @@ class DocumentChecker {
       Add(diag::Code::kSchemaFile, Join(prefix, {Key("kind")}), error, "");
       return;
     }
+    if (schema == nullptr && NotServedByChosenVersion(api_version, kind, prefix)) return;
     if (schema == nullptr) {
       if (options_.allow_unknown_kinds) {
         skipped_ = true;
@@ -128,6 +129,7 @@ class DocumentChecker {
     };
     TranslatedSchema translated = PrepareDocument(*schema, doc);
     bool cluster_scoped = schema->scope == "Cluster";
+    WarnAccepted(*schema, doc, prefix, cluster_scoped);
     // The semantic checks read the prepared document as the schema pass does: on a thread of
     // their own for a big one, their findings kept until the schema's are in.
     std::vector<Finding> semantic;
@@ -152,6 +154,73 @@ class DocumentChecker {
     }
   }
 
+  // A kind that another bundled version of its family serves, and the chosen one does not (a
+  // Kubernetes 1.33 cluster has no resource.k8s.io/v1): the cluster refuses it, so it is an
+  // error even with --allow-unknown-kinds. False when no bundled version serves it.
+  bool NotServedByChosenVersion(const std::string& api_version, const std::string& kind,
+                                const Path& prefix) {
+    std::vector<std::string> elsewhere = store_.ServedElsewhere(api_version, kind);
+    if (elsewhere.empty()) return false;
+    std::string family = elsewhere.front().substr(0, elsewhere.front().find('@'));
+    std::string chosen = store_.Chosen(family);
+    std::vector<std::string> versions;
+    for (const std::string& label : elsewhere) {
+      if (label.compare(0, family.size() + 1, family + "@") == 0) {
+        versions.push_back(label.substr(family.size() + 1));
+      }
+    }
+    std::string listed;
+    for (size_t i = 0; i < versions.size(); ++i) {
+      listed += (i == 0 ? "" : i + 1 == versions.size() ? " and " : ", ") + versions[i];
+    }
+    // What the chosen version offers for the kind instead, if anything.
+    std::vector<std::string> instead;
+    for (const std::string& known : store_.KnownKinds()) {
+      size_t space = known.find(' ');
+      if (known.substr(space + 1) == kind) instead.push_back(known.substr(0, space));
+    }
+    std::string help = fmt::format("{} {} serve{} it: pick one with {} {}", family, listed,
+                                   versions.size() == 1 ? "s" : "", VersionFlag(family),
+                                   FlagValue(family, versions.front()));
+    if (!instead.empty()) {
+      std::string apis;
+      for (const std::string& a : instead) apis += (apis.empty() ? "" : ", ") + a;
+      help += fmt::format("; {}@{} serves {} as {}", family, chosen, kind, apis);
+    }
+    Add(diag::Code::kUnknownKind, Join(prefix, {Key("apiVersion")}),
+        fmt::format("{}@{} does not serve apiVersion {}, kind {}", family, chosen, api_version,
+                    kind),
+        std::move(help));
+    return true;
+  }
+
+  // What the API server accepts but changes or warns about: each a warning of its own.
+  void WarnAccepted(const KindSchema& schema, const nlohmann::json& doc, const Path& prefix,
+                    bool cluster_scoped) {
+    if (!schema.deprecation.empty()) {
+      // customresource_handler.go sends the version's deprecation warning with the response;
+      // kubectl prints it as "Warning: ...".
+      Add(diag::Code::kDeprecatedVersion, Join(prefix, {Key("apiVersion")}),
+          fmt::format("{} {} is deprecated; the API server warns: \"{}\"", schema.api_version,
+                      schema.kind, schema.deprecation),
+          "");
+    }
+    auto meta = doc.find("metadata");
+    if (cluster_scoped && meta != doc.end() && meta->is_object()) {
+      auto ns = meta->find("namespace");
+      if (ns != meta->end() && ns->is_string() && !ns->get_ref<const std::string&>().empty()) {
+        // k8s.io/apiserver/pkg/registry/rest/create.go, BeforeCreate: for a cluster-scoped kind
+        // EnsureObjectNamespaceMatchesRequestNamespace clears the namespace ("cluster-scoped,
+        // clear namespace") before any validation, and the object is created.
+        Add(diag::Code::kNamespaceIgnored, Join(prefix, {Key("metadata"), Key("namespace")}),
+            fmt::format("a {} is cluster-scoped: the API server drops metadata.namespace and "
+                        "creates it without one",
+                        schema.kind),
+            "remove metadata.namespace");
+      }
+    }
+  }
+
   void AddFinding(diag::Code code, const Path& prefix, Finding f) {
     std::optional<Path> path = ParsePath(f.path);
     Add(code, Join(prefix, path.value_or(Path{})),
@@ -169,6 +238,26 @@ class DocumentChecker {
   bool parallel_;
   bool skipped_ = false;
 };
+
+}  // namespace
+
+std::string VersionFlag(const std::string& family) {
+  if (family == "argo-workflows") return "--argo-version";
+  if (family == "kubeflow-trainer") return "--trainer-version";
+  return "--" + family + "-version";
+}
+
+std::string FlagValue(const std::string& family, const std::string& version) {
+  std::string out = !version.empty() && version[0] == 'v' ? version.substr(1) : version;
+  // --argo-version takes major.minor: "4.1" for v4.1.2.
+  if (family == "argo-workflows") {
+    size_t dot = out.find('.');
+    if (dot != std::string::npos) out = out.substr(0, out.find('.', dot + 1));
+  }
+  return out;
+}
+
+namespace {
 
 // A document of this many YAML nodes (about a megabyte) is checked on three threads: below it,
 // starting them costs more than it saves.
@@ -232,7 +321,8 @@ void ValidateFile(const diag::SourceFile& file, SchemaStore& store, const Option
       diag::Diagnostic& d =
           diagnostics.Report(p.code, &file, doc.Locate(p.path), std::move(message));
       if (!p.help.empty()) d.SetHelp(std::move(p.help));
-      failed = true;
+      // A warning is what the cluster accepts: the document still passes.
+      failed |= d.severity == diag::Severity::kError;
     }
     if (failed) {
       ++counts.failed;

@@ -33,6 +33,11 @@ struct Counts {
   size_t skipped = 0;
 };
 
+// The command-line flag that picks a family's bundled version ("--kubernetes-version"), and
+// the value that names `version` to it ("1.34" for v1.34, "4.1" for Argo's v4.1.2).
+std::string VersionFlag(const std::string& family);
+std::string FlagValue(const std::string& family, const std::string& version);
+
 // Validates every document of `file`, reporting into `diagnostics` (which point into `file`).
 void ValidateFile(const diag::SourceFile& file, SchemaStore& store, const Options& options,
                   diag::Diagnostics& diagnostics, Counts& counts);

@@ -17,8 +17,10 @@ SOURCE_DIR = os.environ.get("FLOWC_SOURCE_DIR") or os.path.dirname(
 FLOWC = os.environ.get("FLOWC") or os.path.join(SOURCE_DIR, "build", "flowc")
 UPDATE = os.environ.get("FLOWC_UPDATE_GOLDENS") == "1"
 # The team's independent conformance kit, beside the repository where it is present: only
-# test_conformance.py uses it (conformance()), and skips without it.
-CONFORMANCE_DIR = os.path.join(os.path.dirname(SOURCE_DIR), "shared", "conformance")
+# test_conformance.py and test_realworld.py use it, and skip without it.
+# FLOWC_CONFORMANCE_DIR names it elsewhere (a git worktree that is not beside ../shared).
+CONFORMANCE_DIR = os.environ.get("FLOWC_CONFORMANCE_DIR") or os.path.join(
+    os.path.dirname(SOURCE_DIR), "shared", "conformance")
 CONFORMANCE = os.path.join(CONFORMANCE_DIR, "validate")
 PYTHON = "/usr/bin/python3"
 

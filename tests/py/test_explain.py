@@ -73,11 +73,11 @@ def main():
     for args, stderr in [
         (["E0144"], "flowc: error: no diagnostic has the code 'E0144'\n"
                     "help: did you mean 'E014'?\n"
-                    "help: the codes are E001 to E077 and W001 to W005; docs/diagnostics.md "
+                    "help: the codes are E001 to E077 and W001 to W071; docs/diagnostics.md "
                     "lists them\n"),
         (["w03"], "flowc: error: no diagnostic has the code 'w03'\n"
                   "help: did you mean 'W003'?\n"
-                  "help: the codes are E001 to E077 and W001 to W005; docs/diagnostics.md "
+                  "help: the codes are E001 to E077 and W001 to W071; docs/diagnostics.md "
                   "lists them\n"),
     ]:
         r = lib.run_flowc("explain", *args)

@@ -60,6 +60,18 @@ GOLDEN_CASES = [
     ("custom_rules", ["--schemas", "tests/validate/schemas_rules", "custom_rules.yaml"]),
     ("schemas_not_crd", ["--schemas", "tests/validate/schemas_not_crd", "valid.yaml"]),
     ("schemas_missing_dir", ["--schemas", "tests/validate/no_such_dir", "valid.yaml"]),
+    # Each family's version is chosen: Kubernetes 1.33 has no resource.k8s.io/v1, 1.34 has.
+    ("dra_k8s133", ["--kubernetes-version", "1.33", "dra_v1.yaml"]),
+    ("dra_k8s133_allowed", ["--kubernetes-version", "1.33", "--allow-unknown-kinds",
+                            "dra_v1.yaml"]),
+    ("dra_k8s134", ["--kubernetes-version", "1.34", "dra_v1.yaml"]),
+    ("kueue_v1beta2", ["kueue_v1beta2.yaml"]),
+    ("cluster_scoped_namespace", ["cluster_scoped_namespace.yaml"]),
+    ("argo_kinds", ["argo_kinds.yaml"]),
+    ("argo_kinds_v3", ["--argo-version", "3.7", "argo_kinds.yaml"]),
+    ("jobset_release", ["jobset_versions.yaml"]),
+    ("jobset_main", ["--jobset-version", "0.13.0-devel-43-g08dfbdfd", "jobset_versions.yaml"]),
+    ("list_bundled", ["--list"]),
 ]
 
 
@@ -87,6 +99,15 @@ def main():
     expect("no file is a usage error", usage.returncode == 2, usage.stderr)
     usage = t.run_flowc("validate", "--argo-version", "3.6", valid)
     expect("an unknown --argo-version is a usage error", usage.returncode == 2, usage.stderr)
+    for flag, value in [("--kubernetes-version", "1.32"), ("--jobset-version", "0.11.0"),
+                        ("--kueue-version", "0.11"), ("--trainer-version", "2.2")]:
+        usage = t.run_flowc("validate", flag, value, valid)
+        expect(f"{flag} {value} (not bundled) is a usage error", usage.returncode == 2,
+               usage.stderr)
+    for flag, value in [("--kubernetes-version", "v1.35"), ("--jobset-version", "v0.12.0"),
+                        ("--kueue-version", "0.19"), ("--trainer-version", "2.3.0")]:
+        ok = t.run_flowc("validate", flag, value, valid)
+        expect(f"{flag} {value} names a bundled version", ok.returncode == 0, ok.stderr)
     usage = t.run_flowc("validate", "--format", "xml", valid)
     expect("an unknown --format is a usage error", usage.returncode == 2, usage.stderr)
 

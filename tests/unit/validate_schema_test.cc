@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compiler/validate/schema_check.h"
+#include "compiler/validate/schema_index.h"
 #include "compiler/validate/schema_store.h"
 
 namespace flowc::validate {
@@ -74,3 +75,36 @@ TEST_CASE("a big document's schema pass reports the same on two threads as on on
 
 }  // namespace
 }  // namespace flowc::validate
+
+// A deprecated CRD version's warning: its deprecationWarning, or the API server's default text
+// (apiextensions-apiserver customresource_handler.go, defaultDeprecationWarning), which names
+// the newest served, not deprecated version newer than it, by CompareKubeAwareVersionStrings.
+TEST_CASE("validate: a deprecated CRD version's warning, as the API server words it") {
+  CHECK(flowc::validate::CompareKubeAwareVersions("v1", "v1beta2") > 0);
+  CHECK(flowc::validate::CompareKubeAwareVersions("v1beta2", "v1beta1") > 0);
+  CHECK(flowc::validate::CompareKubeAwareVersions("v1beta1", "v1alpha3") > 0);
+  CHECK(flowc::validate::CompareKubeAwareVersions("v2", "v1") > 0);
+  CHECK(flowc::validate::CompareKubeAwareVersions("foo", "v1alpha1") < 0);
+  CHECK(flowc::validate::CompareKubeAwareVersions("v1beta1", "v1beta1") == 0);
+  nlohmann::json crd = nlohmann::json::parse(R"({"apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "spec": {"group": "example.com", "names": {"kind": "Gadget"}, "scope": "Namespaced",
+      "versions": [
+        {"name": "v1alpha1", "served": true, "deprecated": true,
+         "schema": {"openAPIV3Schema": {"type": "object"}}},
+        {"name": "v1beta1", "served": true, "deprecated": true,
+         "deprecationWarning": "use v1 now",
+         "schema": {"openAPIV3Schema": {"type": "object"}}},
+        {"name": "v1", "served": true, "schema": {"openAPIV3Schema": {"type": "object"}}},
+        {"name": "v2", "served": false, "schema": {"openAPIV3Schema": {"type": "object"}}}]}})");
+  std::vector<flowc::validate::KindRow> rows = flowc::validate::KindsOf(crd, {});
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].deprecation ==
+        "example.com/v1alpha1 Gadget is deprecated; use example.com/v1 Gadget");
+  CHECK(rows[1].deprecation == "use v1 now");
+  CHECK(rows[2].deprecation.empty());
+  // With no newer version that is served and not deprecated, the text ends at "deprecated".
+  crd["spec"]["versions"][2]["deprecated"] = true;
+  rows = flowc::validate::KindsOf(crd, {});
+  CHECK(rows[2].deprecation == "example.com/v1 Gadget is deprecated");
+}

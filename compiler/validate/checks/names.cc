@@ -89,11 +89,10 @@ void CheckObjectMeta(const Sink& sink, const Json& doc, std::string_view kind,
   } else if (generate == nullptr || generate->empty()) {
     sink.Add(at.Key("name"), "Required value: name or generateName is required");
   }
-  if (const std::string* ns = Str(Get(meta, "namespace")); ns != nullptr && !ns->empty()) {
-    if (cluster_scoped) {
-      sink.Add(at.Key("namespace"), "Forbidden: not allowed on this type",
-               fmt::format("a {} is cluster-scoped: remove metadata.namespace", kind));
-    }
+  // A cluster-scoped object's namespace is cleared before validation and the object created
+  // (k8s.io/apiserver/pkg/registry/rest/create.go, BeforeCreate): validate.cc warns (W070).
+  if (const std::string* ns = Str(Get(meta, "namespace"));
+      ns != nullptr && !ns->empty() && !cluster_scoped) {
     ReportInvalid(sink, at.Key("namespace"), *ns, IsDns1123Label(*ns));
   }
   CheckLabelsAndAnnotations(sink, *meta, at, false);
