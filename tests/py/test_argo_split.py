@@ -195,7 +195,7 @@ def check_limits(ir, docs, texts, where, failures):
         size = len(texts[i].encode())
         if len(templates) > MAX_TEMPLATES or size >= MAX_BYTES or len(name) > 63:
             failures.append(f"{where}: {name}: {len(templates)} templates, {size} bytes")
-        if name != main and set(d["spec"]) != {"templates"}:
+        if name != main and not {"entrypoint", "arguments", "templates"} <= set(d["spec"]):
             failures.append(f"{where}: {name} has {sorted(d['spec'])}")
         if d["metadata"].get("namespace") != docs[workflows[-1]]["metadata"].get("namespace"):
             failures.append(f"{where}: {name} in another namespace")
@@ -203,9 +203,8 @@ def check_limits(ir, docs, texts, where, failures):
             if "dag" in tpl and len(tpl["dag"]["tasks"]) > MAX_TASKS:
                 failures.append(f"{where}: DAG {tpl['name']}: {len(tpl['dag']['tasks'])} tasks")
             for task in tpl.get("dag", {}).get("tasks", []):
-                ref = task.get("templateRef")
-                if ref and ref["name"] == name:
-                    failures.append(f"{where}: {tpl['name']} refers to its own WorkflowTemplate")
+                if "templateRef" in task:  # a part runs as a Workflow of its own
+                    failures.append(f"{where}: {tpl['name']} uses a templateRef")
     return parts
 
 
@@ -233,10 +232,9 @@ def check_flow(path, where, failures, expect_split=True):
             return []
         docs, texts = documents(result.stdout)
         parts = check_limits(ir, docs, texts, f"{where} ({version})", failures)
-        nested = any(t_["name"].endswith("-dag") for d in docs if d["kind"] == "WorkflowTemplate"
-                     for t_ in d["spec"]["templates"])
-        if expect_split and not parts and not nested:
+        if expect_split and not parts:
             failures.append(f"{where} ({version}): not split")
+        check_objects(ir, docs, major, f"{where} ({version})", failures)
         if major == 4:
             listed = t.run_flowc("compile", path, "--target", "argo", "--list-objects")
             want = [f"workflowtemplate.argoproj.io/{p}" for p in parts]
@@ -253,6 +251,32 @@ def check_flow(path, where, failures, expect_split=True):
     for major, made in sorted(created.items()):
         check_waits(ir, made, gangs, f"{where} (Argo {major})", failures)
     return outputs
+
+
+def check_objects(ir, docs, major, where, failures):
+    """The run's Workflow objects (the model's record, argo_model.Workflow.workflows): each
+    part's Workflow is owned by the Workflow that created it, the run succeeds, and no object
+    holds more than 1 MiB (its spec, storedWorkflowTemplateSpec, storedTemplates and nodes).
+    Returns the largest object's bytes."""
+    try:
+        run = argo_model.run_all(docs, major, test_argo.param_values(ir),
+                                 name=test_argo.WORKFLOW_NAME)
+    except argo_model.ArgoError as e:
+        failures.append(f"{where}: {e}")
+        return 0
+    names = {w["name"] for w in run.workflows}
+    for w in run.workflows:
+        if w["bytes"] > MAX_BYTES:
+            failures.append(f"{where}: Workflow {w['name']} holds {w['bytes']} bytes")
+        if w["name"] != test_argo.WORKFLOW_NAME and w["owner"] not in names:
+            failures.append(f"{where}: Workflow {w['name']} is owned by {w['owner']!r}")
+    if run.phase != "Succeeded":
+        failures.append(f"{where}: the run ends {run.phase}")
+    LARGEST[where] = max(w["bytes"] for w in run.workflows), len(run.workflows)
+    return LARGEST[where][0]
+
+
+LARGEST = {}
 
 
 def check_check(path, output, where, failures):
@@ -300,16 +324,48 @@ def check_mutants(path, where, expect, kinds):
 
     def late(mutant):
         # The first arm's first step waits for the second arm's last.
-        nested = next(x for d in mutant if d["kind"] == "WorkflowTemplate"
-                      for x in d["spec"]["templates"] if x["name"].endswith("-dag"))
-        nested["dag"]["tasks"][0]["depends"] = nested["dag"]["tasks"][3]["name"]
+        part = next(d for d in mutant if d["kind"] == "WorkflowTemplate")
+        tasks = part["spec"]["templates"][0]["dag"]["tasks"]
+        tasks[0]["depends"] = tasks[3]["name"]
 
     def missing(mutant):
         mutant[:] = mutant[1:]
 
+    def lost(mutant):
+        # A part's task no longer waits for what comes before it in the parent.
+        for x in mutant[-1]["spec"]["templates"][0]["dag"]["tasks"]:
+            if x["template"].startswith("create-part") and "depends" in x:
+                del x["depends"]
+                return
+
+    def ignored(mutant):
+        # The parent takes a failed part's Workflow for a success.
+        for x in mutant[-1]["spec"]["templates"]:
+            if "resource" in x:
+                x["resource"]["successCondition"] = "status.phase in (Succeeded,Failed,Error)"
+                del x["resource"]["failureCondition"]
+
+    def failed_run(mutant):
+        # A step of a part fails: the run must fail.
+        step = next(x["name"] for x in mutant[0]["spec"]["templates"] if "container" in x)
+        try:
+            run = argo_model.run_all(mutant, 4, values, name=test_argo.WORKFLOW_NAME,
+                                     outcomes={step: ["Failed"]})
+        except argo_model.ArgoError as e:
+            return [str(e)]
+        return [] if run.phase == "Failed" else [f"a failed {step} ends the run {run.phase}"]
+
+    unchanged = json.loads(json.dumps(docs))
+    expect(f"{where}: a failed step in a part fails the run", not failed_run(unchanged),
+           failed_run(unchanged))
+    mutant = json.loads(json.dumps(docs))
+    ignored(mutant)
+    expect(f"{where}: a mutant (ignored failure) fails", failed_run(mutant), "no failure found")
+
     expect(f"{where}: the model reads the output", main[-1].get("depends") and
            not failures_of(lambda m: None), failures_of(lambda m: None))
-    for name, mutate in (("early", early), ("late", late), ("missing part", missing)):
+    for name, mutate in (("early", early), ("late", late), ("missing part", missing),
+                         ("lost", lost)):
         if name not in kinds:
             continue
         found = failures_of(mutate)
@@ -348,7 +404,7 @@ def main():
         if steps == 200:
             check_check(path, outputs[-2], name, failures)
         if steps == 201:
-            check_mutants(path, name, expect, ("early", "missing part"))
+            check_mutants(path, name, expect, ("early", "missing part", "lost"))
         expect(name, True)
     # Shapes the generator does not make: a long foreach body, a wide split.
     for name, text in (("long_body", long_body_flow(250)), ("wide_split", wide_flow(250))):
