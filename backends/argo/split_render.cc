@@ -40,7 +40,9 @@ constexpr const char* kPartParameter = "part";
 // pass of Argo's over the manifest's text (the pod's, workflowpod.go substitutePodParams) finds
 // a tag in it. YAML reads it back to the value, byte for byte.
 std::string ManifestValue(std::string_view expression) {
-  return fmt::format(R"("{{{{=sprig.replace('{{', '\\u007b', {})}}}}")", JsonBody(expression));
+  return fmt::format(
+      R"("{{{{=sprig.replace('{{', '\\u007b', sprig.regexReplaceAll('^.|.$', toJson({}), ''))}}}}")",
+      expression);
 }
 
 }  // namespace
