@@ -59,7 +59,8 @@ class Renderer {
   // Up to the templates of the WorkflowTemplate that holds part `part` of the templates: the
   // main one (0) is what a workflow runs, with the entrypoint, the params and the pull secrets
   // of the whole workflow; a further one holds templates only.
-  void BeginWorkflowTemplate(size_t part);
+  // `on_exit`: the template the WorkflowTemplate's spec.onExit names, if any (a split flow's).
+  void BeginWorkflowTemplate(size_t part, const std::string* on_exit = nullptr);
   void EndWorkflowTemplate();
 
   // The documents' pieces, and every template's pod (renderer.cc).
@@ -86,11 +87,12 @@ class Renderer {
 
   // A split flow's templates (split_render.cc).
   void PartWorkflowTemplate(size_t part);
-  void Contents(const std::vector<DagEntry>& entries, bool* creates);
+  void Contents(const std::vector<DagEntry>& entries);
   void PlannedDag(const std::string& name, std::optional<size_t> scope,
                   const std::vector<DagEntry>& entries, std::optional<size_t> part);
   void PartArguments(const std::string& workflow_template, std::optional<size_t> scope);
   void CreatePart();
+  void StopParts();
   std::string PartManifest();
 
   const ir::Flow& flow_;

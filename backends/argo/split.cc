@@ -16,6 +16,7 @@ constexpr const char* kPartSuffix = "-part";
 constexpr size_t kPartBase = kMaxObjectName - 5 - 4;
 // The template that creates a part's Workflow (Layout::ClaimName makes it unique).
 constexpr const char* kCreateName = "create-part";
+constexpr const char* kStopName = "stop-parts";
 // The YAML a part's task may take in its DAG, its `depends` included (an upper bound: a task
 // names the part's WorkflowTemplate and hands on the element).
 constexpr size_t kPartTaskBytes = 2048;
@@ -74,6 +75,7 @@ DagPlan::DagPlan(const ir::Flow& flow, Layout& layout, const Sizes& sizes)
   if (tasks_fit && whole.Fits({kMaxTemplates, kMaxTemplateBytes})) return;
   splits_ = true;
   create_name_ = layout.ClaimName(kCreateName);
+  stop_name_ = layout.ClaimName(kStopName);
   // Each body's DAG keeps room for itself in the budget of whatever holds its task.
   const Weight budget{kPartTemplates, kPartBytes};
   for (auto it = foreach_steps.rbegin(); it != foreach_steps.rend(); ++it) {

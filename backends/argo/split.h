@@ -41,8 +41,8 @@ inline constexpr size_t kMaxTasks = 200;
 inline constexpr size_t kMaxTemplateBytes = 1000 * 1000;
 // What the templates of one part may take. A Workflow stores its WorkflowTemplate's spec
 // (status.storedWorkflowTemplateSpec) beside its own node status, so a part's templates keep
-// room for its nodes within the same object: at most 196 templates (its DAG and the template
-// that creates further parts make 198), at most 400 kB of YAML.
+// room for its nodes within the same object: at most 196 templates (its DAG, the template that
+// creates further parts and the exit handler that stops them make 199), at most 400 kB of YAML.
 inline constexpr size_t kPartTemplates = kMaxTemplates - 4;
 inline constexpr size_t kPartBytes = 400 * 1000;
 // A WorkflowTemplate's name (workflow/validate/validate.go maxCharsInObjectName).
@@ -104,6 +104,9 @@ class DagPlan {
   const std::vector<Part>& parts() const { return parts_; }
   // The template that creates a part's Workflow (one in each WorkflowTemplate that needs it).
   const std::string& create_name() const { return create_name_; }
+  // The exit handler that deletes the parts' Workflows still running when the Workflow that
+  // created them ends (split_render.cc StopParts).
+  const std::string& stop_name() const { return stop_name_; }
 
   // The task name of an entry.
   const std::string& Name(const DagEntry& entry) const;
@@ -144,6 +147,7 @@ class DagPlan {
   const Sizes& sizes_;
   bool splits_ = false;
   std::string create_name_;
+  std::string stop_name_;
   std::vector<DagEntry> entry_root_;
   std::vector<std::vector<DagEntry>> body_roots_;  // per step; empty unless a foreach
   std::vector<Weight> body_weight_;                // per step: its body's task, as planned

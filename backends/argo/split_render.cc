@@ -34,6 +34,12 @@ constexpr const char* kPartSucceeded = "status.phase == Succeeded";
 constexpr const char* kPartFailed = "status.phase in (Failed,Error)";
 // The input that names the WorkflowTemplate of the part to create.
 constexpr const char* kPartParameter = "part";
+// The label a part's Workflow carries: the name of the Workflow that created it, which its
+// exit handler selects the parts still running by (StopParts).
+constexpr const char* kParentLabel = "flowc/parent";
+// The label the controller sets on a Workflow once it has completed (operator.go
+// markWorkflowPhase: common.LabelKeyCompleted, "true" when Succeeded, Failed or Error).
+constexpr const char* kCompletedLabel = "workflows.argoproj.io/completed";
 
 // A value in a Workflow manifest: the body of its JSON string literal, in a YAML double-quoted
 // string (a JSON escape is also a YAML one), with each `{` written `\u007b` so that no later
@@ -43,6 +49,18 @@ std::string ManifestValue(std::string_view expression) {
   return fmt::format(
       R"("{{{{=sprig.replace('{{', '\\u007b', sprig.regexReplaceAll('^.|.$', toJson({}), ''))}}}}")",
       expression);
+}
+
+// Whether the templates `entries` reach create a part's Workflow (then their WorkflowTemplate
+// holds the template that does, and the exit handler that stops what it created).
+bool CreatesParts(const DagPlan& plan, const std::vector<DagEntry>& entries) {
+  for (const DagEntry& entry : entries) {
+    if (entry.kind == DagEntry::Kind::kPart) return true;
+    if (entry.kind == DagEntry::Kind::kBody && CreatesParts(plan, plan.root(entry.index))) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -87,12 +105,15 @@ void Renderer::SplitWorkflowTemplates(const DagPlan& plan) {
     out_ << YAML::BeginDoc;
   }
   SetRunIdFromParameter(false);
-  BeginWorkflowTemplate(0);
   const std::vector<DagEntry>& entries = plan.root(std::nullopt);
+  const bool creates = CreatesParts(plan, entries);
+  BeginWorkflowTemplate(0, creates ? &plan.stop_name() : nullptr);
   PlannedDag(layout_.entry(), std::nullopt, entries, std::nullopt);
-  bool creates = false;
-  Contents(entries, &creates);
-  if (creates) CreatePart();
+  Contents(entries);
+  if (creates) {
+    CreatePart();
+    StopParts();
+  }
   EndWorkflowTemplate();
 }
 
@@ -127,18 +148,26 @@ void Renderer::PartWorkflowTemplate(size_t index) {
   }
   out_ << YAML::EndSeq << YAML::EndMap;
   SharedPullSecrets(out_);
+  const bool creates = CreatesParts(*plan_, part.entries);
+  if (creates) {
+    Key(out_, "onExit");
+    out_ << YAML::Value;
+    EmitString(out_, plan_->stop_name());
+  }
   Key(out_, "templates");
   out_ << YAML::Value << YAML::BeginSeq;
   PlannedDag(part.task, part.scope, part.entries, index);
-  bool creates = false;
-  Contents(part.entries, &creates);
-  if (creates) CreatePart();
+  Contents(part.entries);
+  if (creates) {
+    CreatePart();
+    StopParts();
+  }
   EndWorkflowTemplate();
 }
 
 // The templates `entries` reach in their WorkflowTemplate: each step's, each body's DAG and
-// what it reaches; a part only needs the template that creates it (`creates`).
-void Renderer::Contents(const std::vector<DagEntry>& entries, bool* creates) {
+// what it reaches; a part only needs the template that creates it (CreatePart).
+void Renderer::Contents(const std::vector<DagEntry>& entries) {
   for (const DagEntry& entry : entries) {
     switch (entry.kind) {
       case DagEntry::Kind::kStep:
@@ -147,11 +176,10 @@ void Renderer::Contents(const std::vector<DagEntry>& entries, bool* creates) {
       case DagEntry::Kind::kBody: {
         const std::vector<DagEntry>& body = plan_->root(entry.index);
         PlannedDag(layout_.body_name(entry.index), entry.index, body, std::nullopt);
-        Contents(body, creates);
+        Contents(body);
         break;
       }
       case DagEntry::Kind::kPart:
-        *creates = true;
         break;
     }
   }
@@ -275,8 +303,13 @@ std::string Renderer::PartManifest() {
       "      name: \"{{workflow.name}}\"\n"
       "      uid: \"{{workflow.uid}}\"\n"
       "      controller: true\n"
-      "      blockOwnerDeletion: true\n"
+      "      blockOwnerDeletion: true\n";
+  text += fmt::format("  labels:\n    {}: \"{{{{workflow.name}}}}\"\n", kParentLabel);
+  // The creator's service account, not the namespace's default: a part's own parts are created
+  // by its pods (operator.go setGlobalParameters: the Workflow's spec.serviceAccountName).
+  text +=
       "spec:\n"
+      "  serviceAccountName: \"{{workflow.serviceAccountName}}\"\n"
       "  workflowTemplateRef:\n";
   text += fmt::format("    name: \"{{{{inputs.parameters.{}}}}}\"\n", kPartParameter);
   text += "  arguments:\n    parameters:\n";
@@ -288,6 +321,38 @@ std::string Renderer::PartManifest() {
   text += fmt::format("      - name: \"{}\"\n        value: {}\n", kItemParameter,
                       ManifestValue(fmt::format("inputs.parameters.{}", kItemParameter)));
   return text;
+}
+
+// The exit handler of a Workflow that creates parts: deletes those of its parts' Workflows that
+// have not completed, and with them (their pods and their own parts own nothing else: owner
+// references) everything they run. It is what makes `argo stop` stop a split flow whole: the
+// Stop strategy kills the running pods of this Workflow, among them those that wait for its
+// parts, and argoexec leaves what it created (workflow/executor/resource.go WaitResource only
+// returns), but runs the exit handler (operator.go operate: onExit runs when
+// GetShutdownStrategy().ShouldExecute(true), which Stop allows and Terminate does not:
+// pkg/apis/workflow/v1alpha1/workflow_types.go ShutdownStrategy). A run that ends otherwise
+// has waited for every part it created, so the selector finds none and the handler deletes
+// nothing (a failed part's Workflow stays, for its logs). argoexec runs `kubectl delete
+// --ignore-not-found <flags> -o name` for a delete with flags and no manifest
+// (getKubectlArguments).
+void Renderer::StopParts() {
+  out_ << YAML::BeginMap;
+  Key(out_, "name");
+  out_ << YAML::Value;
+  EmitString(out_, plan_->stop_name());
+  Key(out_, "resource");
+  out_ << YAML::Value << YAML::BeginMap;
+  Key(out_, "action");
+  ValueScalar(out_, "delete");
+  Key(out_, "flags");
+  out_ << YAML::Value << YAML::BeginSeq;
+  EmitString(out_, "workflows.argoproj.io");
+  EmitString(out_, "--namespace={{workflow.namespace}}");
+  EmitString(out_, fmt::format("--selector={}={{{{workflow.name}}}},{}!=true", kParentLabel,
+                               kCompletedLabel));
+  out_ << YAML::EndSeq;
+  out_ << YAML::EndMap;
+  out_ << YAML::EndMap;
 }
 
 }  // namespace flowc::backends::argo

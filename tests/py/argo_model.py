@@ -255,7 +255,8 @@ class Workflow:
     runs end in, one per run, in order ("Succeeded" when not given)."""
 
     def __init__(self, docs, version, params=None, name="flow-x7k2p", outcomes=None,
-                 template=None, parent=None, path=(), after=frozenset()):
+                 template=None, parent=None, path=(), after=frozenset(), service_account="",
+                 stop=None):
         if version not in (3, 4):
             raise ValueError(version)
         self.version = version
@@ -287,7 +288,9 @@ class Workflow:
         self.templates = self.library[self.base]
         self.globals = {"workflow.name": name, "workflow.namespace": self.namespace or "argo",
                         "workflow.uid": "6a0f6c1e-0000-4000-8000-%012x"
-                                        % (zlib.crc32(name.encode()))}
+                                        % (zlib.crc32(name.encode())),
+                        # operator.go setGlobalParameters: the Workflow's spec's.
+                        "workflow.serviceAccountName": service_account}
         given = dict(params or {})
         self.arguments_given = dict(given)
         for p in self.spec.get("arguments", {}).get("parameters", []):
@@ -315,18 +318,55 @@ class Workflow:
             self.created = []
             self.deleted = []
             self.outcomes = {k: list(v) for k, v in (outcomes or {}).items()}
-            # Every Workflow object of the run: {"name", "template", "owner", "bytes", "nodes"}.
+            # Every Workflow object of the run: {"name", "template", "owner", "bytes", "nodes",
+            # "phase", "labels", "serviceAccountName", "deleted"}.
             self.workflows = []
+            # `stop`: (strategy, pods) — `argo stop` (Stop) or `argo terminate` (Terminate) of
+            # this Workflow once the run has created that many pods.
+            self.stop = stop
         else:
             self.created = parent.created
             self.deleted = parent.deleted
             self.outcomes = parent.outcomes
             self.workflows = parent.workflows
+            self.stop = parent.stop
 
     def run(self):
-        phase, _ = self.run_workflow()
+        try:
+            phase, _ = self.run_workflow()
+        except Shutdown as shutdown:
+            # The submitted Workflow's spec.shutdown (util.go StopWorkflow/TerminateWorkflow
+            # patch it): its running pods are killed (exec_control.go applyExecutionControl:
+            # queuePodForCleanup unless ShouldExecute(onExitPod)), among them every pod waiting
+            # for a part, which leaves the part's Workflow as it is (resource.go WaitResource
+            # only returns); its nodes fail, and its exit handler runs under Stop only
+            # (operator.go operate: `onExitNode != nil || ShouldExecute(true)`; workflow_types.go
+            # ShutdownStrategy.ShouldExecute: Terminate false, Stop true for exit pods).
+            phase = "Failed"
+            self.workflows.append(self.record(None, None, phase))
+            if shutdown.strategy == "Stop":
+                self.on_exit(phase)
+            self.phase = phase
+            return self.created
         self.phase = phase
         return self.created
+
+    def record(self, spec, owner, phase):
+        size = (len(go_json(spec or {})) + len(go_json(self.spec)) +
+                len(go_json(self.stored_templates)) + self.node_bytes)
+        metadata = (spec or {}).get("metadata", {})
+        return {"name": self.name, "template": self.base, "owner": owner, "bytes": size,
+                "nodes": self.nodes, "phase": phase, "labels": dict(metadata.get("labels", {})),
+                "serviceAccountName": self.globals["workflow.serviceAccountName"],
+                "deleted": False}
+
+    def on_exit(self, phase):
+        """operator.go operate: once the entrypoint's node is done, spec.onExit's template as the
+        node `<workflow>.onExit`, with workflow.status the Workflow's phase."""
+        if "onExit" not in self.spec:
+            return
+        self.globals["workflow.status"] = phase
+        self.execute({"template": self.spec["onExit"]}, {}, self.name + ".onExit", self.base)
 
     def run_workflow(self, spec=None, owner=None):
         """The Workflow's entrypoint, with the Workflow's arguments as its arguments
@@ -335,12 +375,16 @@ class Workflow:
         arguments = {p["name"]: self.globals["workflow.parameters." + p["name"]]
                      for p in self.spec.get("arguments", {}).get("parameters", [])}
         arguments.update(self.arguments_given)
-        phase, done = self.execute({"template": self.spec["entrypoint"]}, arguments, self.name,
-                                   self.base, self.start_path, self.start_after)
-        size = (len(go_json(spec or {})) + len(go_json(self.spec)) +
-                len(go_json(self.stored_templates)) + self.node_bytes)
-        self.workflows.append({"name": self.name, "template": self.base, "owner": owner,
-                               "bytes": size, "nodes": self.nodes, "phase": phase})
+        try:
+            phase, done = self.execute({"template": self.spec["entrypoint"]}, arguments,
+                                       self.name, self.base, self.start_path, self.start_after)
+        except Shutdown:
+            if self.parent is not None:
+                # A part's Workflow knows nothing of its creator's shutdown: it is Running.
+                self.workflows.append(self.record(spec, owner, "Running"))
+            raise
+        self.on_exit(phase)
+        self.workflows.append(self.record(spec, owner, phase))
         return phase, done
 
     def record_node(self, node_name, template, node_type, inputs=None):
@@ -590,6 +634,9 @@ class Workflow:
         return {p["name"]: p["value"] for p in tmpl.get("inputs", {}).get("parameters", [])}
 
     def create_pod(self, tmpl, pod_name, path, after):
+        pods = sum(1 for c in self.created if c["kind"] == "Pod")
+        if self.stop is not None and pods == self.stop[1]:
+            raise Shutdown(self.stop[0])
         main = dict(tmpl["container"], name="main")
         pod = self.substitute_pod(self.pod(tmpl, pod_name, main), tmpl)
         self.created.append({"template": tmpl["name"], "kind": "Pod", "object": pod,
@@ -599,6 +646,8 @@ class Workflow:
     def create_resource(self, tmpl, pod_name, path, after):
         """executeResource, then the pod whose argoexec creates the manifest."""
         resource = tmpl["resource"]
+        if resource["action"] == "delete" and not resource.get("manifest", "").strip():
+            return self.delete_selected(tmpl, resource.get("flags", []))
         try:
             obj = yaml.safe_load(resource["manifest"])
         except yaml.YAMLError as e:
@@ -654,7 +703,8 @@ class Workflow:
                 raise ArgoError("argument %s of %s is not a string" % (p.get("name"), name))
             arguments[p["name"]] = p["value"]
         child = Workflow(self.docs, self.version, arguments, name, template=ref, parent=self,
-                         path=path, after=after)
+                         path=path, after=after,
+                         service_account=spec.get("serviceAccountName", ""))
         owners = [o for o in metadata.get("ownerReferences", []) if o.get("controller")]
         owner = owners[0] if len(owners) == 1 else None
         if owner is not None and (owner.get("name"), owner.get("uid")) != (
@@ -673,6 +723,69 @@ class Workflow:
             return "Succeeded", done
         raise ArgoError("%s: the Workflow ended %s, which no condition matches: the resource "
                         "template would wait for ever" % (tmpl["name"], phase))
+
+    def delete_selected(self, tmpl, flags):
+        """argoexec `resource delete` with flags and no manifest (resource.go
+        getKubectlArguments: `kubectl delete --ignore-not-found <flags> -o name`), of Workflows
+        by a label selector: those of the run whose labels match, as the controller labels them
+        (operator.go markWorkflowPhase: workflows.argoproj.io/completed "true" once Succeeded,
+        Failed or Error); and, by the garbage collector, everything they own (ownerReferences,
+        background propagation), their own parts' Workflows among them."""
+        kind, namespace, selector = None, None, None
+        for flag in flags:
+            if flag.startswith("--namespace="):
+                namespace = flag[len("--namespace="):]
+            elif flag.startswith("--selector="):
+                selector = flag[len("--selector="):]
+            elif not flag.startswith("-") and kind is None:
+                kind = flag
+            else:
+                raise ArgoError("kubectl delete: a flag the model does not know: %s" % flag)
+        if kind not in ("workflows.argoproj.io", "workflows", "workflow", "wf") or \
+                selector is None:
+            raise ArgoError("%s: a delete that selects no Workflows: %s" % (tmpl["name"], flags))
+        if namespace != (self.namespace or "argo"):
+            raise ArgoError("%s: deletes in namespace %r, not the workflow's" %
+                            (tmpl["name"], namespace))
+        hit = []
+        for w in self.workflows:
+            labels = dict(w["labels"])
+            if w["phase"] in ("Succeeded", "Failed", "Error"):
+                labels["workflows.argoproj.io/completed"] = "true"
+            if not w["deleted"] and labels_match(selector, labels):
+                hit.append(w["name"])
+        while hit:
+            name = hit.pop()
+            for w in self.workflows:
+                if w["name"] == name and not w["deleted"]:
+                    w["deleted"] = True
+                    hit += [o["name"] for o in self.workflows if o["owner"] == name]
+        self.deleted.append({"template": tmpl["name"], "kind": "Workflow", "object": None,
+                             "selector": selector, "after": len(self.created)})
+        return None
+
+
+class Shutdown(Exception):
+    """A stop or terminate of the submitted Workflow, mid-run (Workflow `stop`)."""
+
+    def __init__(self, strategy):
+        super().__init__(strategy)
+        self.strategy = strategy
+
+
+def labels_match(selector, labels):
+    """k8s.io/apimachinery labels.Parse of a selector of `k=v`, `k==v`, `k!=v` terms: a missing
+    label never equals and always differs."""
+    for term in selector.split(","):
+        if "!=" in term:
+            key, value = term.split("!=", 1)
+            if labels.get(key.strip()) == value.strip():
+                return False
+        else:
+            key, value = term.split("==", 1) if "==" in term else term.split("=", 1)
+            if labels.get(key.strip()) != value.strip():
+                return False
+    return True
 
 
 def label_requirements_match(selector, obj):
@@ -722,10 +835,12 @@ def run(docs, version, params=None, name="flow-x7k2p", outcomes=None):
     return Workflow(docs, version, params, name, outcomes).run()
 
 
-def run_all(docs, version, params=None, name="flow-x7k2p", outcomes=None):
+def run_all(docs, version, params=None, name="flow-x7k2p", outcomes=None, service_account="",
+            stop=None):
     """The run, and every Workflow object it made (Workflow.workflows), the submitted one's
     last."""
-    workflow = Workflow(docs, version, params, name, outcomes)
+    workflow = Workflow(docs, version, params, name, outcomes, service_account=service_account,
+                        stop=stop)
     workflow.run()
     return workflow
 

@@ -219,8 +219,21 @@ def gang_steps(ir, docs):
     return out
 
 
-def check_flow(path, where, failures, expect_split=True):
-    """Compiles `path` for both versions and checks the outputs; returns their paths."""
+# Params as hostile as the run's values get: Argo's tags and expressions, the escape flowc
+# writes for `{` (`\u007b`) spelled literally, kubelet's `$(VAR)`, quotes, backslashes, a
+# newline, a tab, YAML's indicators and text beyond ASCII.
+HOSTILE = '{{workflow.name}} {{=1}} \\u007b{ }} $(HOME) $$ "q" \'s\' \\ \\\\ \n- x: #y\t\u00fc\u65e5\U0001f600'
+
+
+def hostile_values(ir):
+    """Every param HOSTILE (with its name), a list param a list of HOSTILE texts."""
+    return {p["name"]: json.dumps([HOSTILE, HOSTILE + p["name"]], ensure_ascii=False)
+            if p["type"] == "list" else HOSTILE + p["name"] for p in ir["params"]}
+
+
+def check_flow(path, where, failures, expect_split=True, hostile=False):
+    """Compiles `path` for both versions and checks the outputs; returns their paths.
+    `hostile`: the runs' params are HOSTILE."""
     ir = t.ir_of(path)
     runs = []
     outputs = []
@@ -246,7 +259,8 @@ def check_flow(path, where, failures, expect_split=True):
             f.write(result.stdout)
         outputs.append(out)
         runs.append((major, docs))
-    created = test_argo.check_runs(ir, runs, where, failures, [])
+    created = test_argo.check_runs(ir, runs, where, failures, [],
+                                   values=hostile_values(ir) if hostile else None)
     gangs = gang_steps(ir, runs[0][1])
     for major, made in sorted(created.items()):
         check_waits(ir, made, gangs, f"{where} (Argo {major})", failures)
@@ -260,7 +274,7 @@ def check_objects(ir, docs, major, where, failures):
     Returns the largest object's bytes."""
     try:
         run = argo_model.run_all(docs, major, test_argo.param_values(ir),
-                                 name=test_argo.WORKFLOW_NAME)
+                                 name=test_argo.WORKFLOW_NAME, service_account=SERVICE_ACCOUNT)
     except argo_model.ArgoError as e:
         failures.append(f"{where}: {e}")
         return 0
@@ -270,6 +284,11 @@ def check_objects(ir, docs, major, where, failures):
             failures.append(f"{where}: Workflow {w['name']} holds {w['bytes']} bytes")
         if w["name"] != test_argo.WORKFLOW_NAME and w["owner"] not in names:
             failures.append(f"{where}: Workflow {w['name']} is owned by {w['owner']!r}")
+        # A part runs as the run does: with the service account it was submitted with.
+        if w["serviceAccountName"] != SERVICE_ACCOUNT:
+            failures.append(f"{where}: Workflow {w['name']} runs as {w['serviceAccountName']!r}")
+        if w["deleted"]:
+            failures.append(f"{where}: Workflow {w['name']} was deleted")
     if run.phase != "Succeeded":
         failures.append(f"{where}: the run ends {run.phase}")
     LARGEST[where] = max(w["bytes"] for w in run.workflows), len(run.workflows)
@@ -277,6 +296,45 @@ def check_objects(ir, docs, major, where, failures):
 
 
 LARGEST = {}
+SERVICE_ACCOUNT = "flow-runner"
+
+
+def check_stop(path, where, expect):
+    """`argo stop` of the run, at a quarter, half and three quarters of its pods: no Workflow of
+    the run is left running (the parts still running are deleted, and what they own with
+    them), and only those are deleted. `argo terminate` at the same points: the parts running
+    then run on (Terminate runs no exit handler), as docs/argo.md says. The checks fail when
+    the main WorkflowTemplate has no exit handler (mutant "no stop")."""
+    ir = t.ir_of(path)
+    docs, _ = documents(t.run_flowc("compile", path, "--target", "argo", "-o", "-").stdout)
+    values = test_argo.param_values(ir)
+    full = argo_model.run_all(docs, 4, values, name=test_argo.WORKFLOW_NAME)
+    pods = sum(1 for c in full.created if c["kind"] == "Pod")
+
+    def stopped(d, strategy):
+        """[(running when stopped, left running, wrongly deleted)] per point."""
+        out = []
+        for at in (pods // 4, pods // 2, 3 * pods // 4):
+            run = argo_model.run_all(d, 4, values, name=test_argo.WORKFLOW_NAME,
+                                     stop=(strategy, at))
+            by_name = {w["name"]: w for w in run.workflows}
+            running = [w["name"] for w in run.workflows if w["phase"] == "Running"]
+            left = [n for n in running if not by_name[n]["deleted"]]
+            wrong = [w["name"] for w in run.workflows if w["deleted"] and w["phase"] != "Running"
+                     and not by_name.get(w["owner"], {}).get("deleted")]
+            out.append((running, left, wrong))
+        return out
+
+    stop = stopped(docs, "Stop")
+    expect(f"{where}: a stop finds parts running", all(r for r, _, _ in stop), stop)
+    expect(f"{where}: nothing runs after a stop", not any(l or w for _, l, w in stop), stop)
+    terminate = stopped(docs, "Terminate")
+    expect(f"{where}: after a terminate the running parts run on",
+           all(r and l == r and not w for r, l, w in terminate), terminate)
+    mutant = json.loads(json.dumps(docs))
+    del mutant[-1]["spec"]["onExit"]
+    expect(f"{where}: a mutant (no stop) fails",
+           any(l for _, l, _ in stopped(mutant, "Stop")), "no failure found")
 
 
 def check_check(path, output, where, failures):
@@ -341,7 +399,7 @@ def check_mutants(path, where, expect, kinds):
     def ignored(mutant):
         # The parent takes a failed part's Workflow for a success.
         for x in mutant[-1]["spec"]["templates"]:
-            if "resource" in x:
+            if x.get("resource", {}).get("action") == "create":
                 x["resource"]["successCondition"] = "status.phase in (Succeeded,Failed,Error)"
                 del x["resource"]["failureCondition"]
 
@@ -353,8 +411,20 @@ def check_mutants(path, where, expect, kinds):
                                      outcomes={step: ["Failed"]})
         except argo_model.ArgoError as e:
             return [str(e)]
-        return [] if run.phase == "Failed" else [f"a failed {step} ends the run {run.phase}"]
+        # The failed part's Workflow stays, for its logs: the exit handler deletes none.
+        deleted = [w["name"] for w in run.workflows if w["deleted"]]
+        return [] if run.phase == "Failed" and not deleted else [
+            f"a failed {step} ends the run {run.phase}, deletes {deleted}"]
 
+    def greedy(mutant):
+        # The exit handler deletes the parts' Workflows that have completed too.
+        for x in mutant[-1]["spec"]["templates"]:
+            if x.get("resource", {}).get("action") == "delete":
+                x["resource"]["flags"] = [f.split(",")[0] for f in x["resource"]["flags"]]
+
+    mutant = json.loads(json.dumps(docs))
+    greedy(mutant)
+    expect(f"{where}: a mutant (greedy stop) fails", failed_run(mutant), "no failure found")
     unchanged = json.loads(json.dumps(docs))
     expect(f"{where}: a failed step in a part fails the run", not failed_run(unchanged),
            failed_run(unchanged))
@@ -405,10 +475,11 @@ def main():
             check_check(path, outputs[-2], name, failures)
         if steps == 201:
             check_mutants(path, name, expect, ("early", "missing part", "lost"))
+            check_stop(path, name, expect)
         expect(name, True)
     # Shapes the generator does not make: a long foreach body, a wide split.
     for name, text in (("long_body", long_body_flow(250)), ("wide_split", wide_flow(250))):
-        outputs += check_flow(write(name + ".flow", text), name, failures)
+        outputs += check_flow(write(name + ".flow", text), name, failures, hostile=True)
         if name == "wide_split":
             check_mutants(os.path.join(TMP, name + ".flow"), name, expect, ("late",))
         expect(name, True)
@@ -416,7 +487,8 @@ def main():
     for steps in (201, 250, 1000, 10000):
         flow = subprocess.run([t.PYTHON, os.path.join(t.SOURCE_DIR, "bench", "gen_flow.py"),
                                str(steps), "--exact"], capture_output=True, text=True, check=True).stdout
-        outputs += check_flow(write(f"bench_{steps}.flow", flow), f"bench_{steps}", failures)
+        outputs += check_flow(write(f"bench_{steps}.flow", flow), f"bench_{steps}", failures,
+                              hostile=steps in (250, 1000))
         expect(f"bench_{steps}", True)
     with open(os.path.join(TMP, "outputs.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(outputs) + "\n")
