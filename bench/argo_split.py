@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures flows over Argo's limits (issue 33): how each is split, and what compiling it costs.
 
-    bench/argo_split.py [--flowc build-release/flowc] [--runs 11]
+    bench/argo_split.py [--flowc build-release/flowc] [--runs 11] [--sizes 201 250 ...]
 
 For bench/gen_flow.py --exact's flows of 201, 250, 1,000, 10,000 and 100,000 steps it prints, as
 Markdown: the WorkflowTemplates (the main one and its parts), templates and parts of the Argo
@@ -71,10 +71,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--flowc", default=os.path.join(HERE, "..", "build-release", "flowc"))
     parser.add_argument("--runs", type=int, default=11)
+    parser.add_argument("--sizes", type=int, nargs="+", default=SIZES)
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="flowc-argo-split-bench-")
     flows = {}
-    for n in SIZES:
+    for n in args.sizes:
         path = os.path.join(work, f"bench_{n}.flow")
         with open(path, "w", encoding="utf-8") as f:
             subprocess.run([sys.executable, os.path.join(HERE, "gen_flow.py"), str(n), "--exact"],
