@@ -16,6 +16,12 @@ DAG past 200 tasks), each compiled for Argo 4.1 and 3.7:
   - and each pod waits for exactly what its step waits for in the flow: everything its step's
     predecessors' pods wait for, and their pods, and nothing else (in the flow's own terms: the
     pods of its step's ancestors, per element).
+  - every Workflow object of the run (the parent and each part's, issue 39) stays under 1 MiB,
+    is owned by its creator and runs with the run's service account; the output is the same
+    twice, and `-o DIR/` writes all of it; for some flows the params are HOSTILE;
+  - `argo stop` mid-run leaves no Workflow running (the exit handler stop-parts), also when a
+    part creates parts of its own; `argo terminate` leaves the running parts running, as
+    docs/argo.md says; and the mutants "lost", "ignored", "greedy", "no stop" fail.
 The chains at the limits are golden files (tests/golden/argo/split/). The schema checks of the
 same outputs are tests/py/test_argo_split_schema.py.
 """
@@ -82,6 +88,28 @@ def long_body_flow(arms):
         lines.append(f'  step a{i} {{ run "echo a{i} {{{{item}}}}" next join }}')
     lines += ['  step join { run "echo join {{item}}" next merge }',
               '  step merge { run "echo merge" next end }', '  step end { run "echo end" }', "}"]
+    return "\n".join(lines) + "\n"
+
+
+def nested_flow(before, arms, after):
+    """A chain of `before` steps, a foreach over a param of two elements whose body splits into
+    `arms` arms, then `after` steps: the body's own parts are created inside a part (a part's
+    Workflow that creates parts of its own)."""
+    lines = ['@kubernetes(namespace="ml", image="busybox")', "flow nested_parts {",
+             '  param xs: list = ["a", "b"]']
+    names = ["start"] + [f"p{i}" for i in range(1, before)]
+    for i, step in enumerate(names):
+        nxt = names[i + 1] if i + 1 < len(names) else "body foreach xs"
+        lines.append(f'  step {step} {{ run "echo {step}" next {nxt} }}')
+    lines.append('  step body { run "echo body {{item}}" next %s }'
+                 % ", ".join(f"a{i}" for i in range(arms)))
+    lines += [f'  step a{i} {{ run "echo a{i} {{{{item}}}}" next join }}' for i in range(arms)]
+    tail = [f"q{i}" for i in range(after - 1)] + ["end"]
+    lines.append(f'  step join {{ run "echo join {{{{item}}}}" next {tail[0]} }}')
+    for i, step in enumerate(tail):
+        nxt = f" next {tail[i + 1]}" if i + 1 < len(tail) else ""
+        lines.append(f'  step {step} {{ run "echo {step}"{nxt} }}')
+    lines.append("}")
     return "\n".join(lines) + "\n"
 
 
@@ -307,12 +335,13 @@ LARGEST = {}
 SERVICE_ACCOUNT = "flow-runner"
 
 
-def check_stop(path, where, expect):
+def check_stop(path, where, expect, nested=False):
     """`argo stop` of the run, at a quarter, half and three quarters of its pods: no Workflow of
     the run is left running (the parts still running are deleted, and what they own with
     them), and only those are deleted. `argo terminate` at the same points: the parts running
     then run on (Terminate runs no exit handler), as docs/argo.md says. The checks fail when
-    the main WorkflowTemplate has no exit handler (mutant "no stop")."""
+    the main WorkflowTemplate has no exit handler (mutant "no stop"). `nested`: a part creates
+    parts of its own, and a stop deletes those through their owner, the part it deletes."""
     ir = t.ir_of(path)
     docs, _ = documents(t.run_flowc("compile", path, "--target", "argo", "-o", "-").stdout)
     values = test_argo.param_values(ir)
@@ -331,11 +360,17 @@ def check_stop(path, where, expect):
             wrong = [w["name"] for w in run.workflows if w["deleted"] and w["phase"] != "Running"
                      and not by_name.get(w["owner"], {}).get("deleted")]
             out.append((running, left, wrong))
+            cascaded.update(w["name"] for w in run.workflows if w["deleted"] and
+                            w["owner"] != test_argo.WORKFLOW_NAME)
         return out
+
+    cascaded = set()
 
     stop = stopped(docs, "Stop")
     expect(f"{where}: a stop finds parts running", all(r for r, _, _ in stop), stop)
     expect(f"{where}: nothing runs after a stop", not any(l or w for _, l, w in stop), stop)
+    if nested:
+        expect(f"{where}: a stop deletes a part's own parts", cascaded, "none deleted")
     terminate = stopped(docs, "Terminate")
     expect(f"{where}: after a terminate the running parts run on",
            all(r and l == r and not w for r, l, w in terminate), terminate)
@@ -497,6 +532,11 @@ def main():
         if name == "wide_split":
             check_mutants(os.path.join(TMP, name + ".flow"), name, expect, ("late",))
         expect(name, True)
+    # A part that creates parts of its own (a split foreach body inside a part).
+    path = write("nested_parts.flow", nested_flow(150, 200, 60))
+    outputs += check_flow(path, "nested_parts", failures, hostile=True)
+    check_stop(path, "nested_parts", expect, nested=True)
+    expect("nested_parts", True)
     # bench/'s generator: branches, nested foreach, bounded gangs, retries, a schedule.
     for steps in (201, 250, 1000, 10000):
         flow = subprocess.run([t.PYTHON, os.path.join(t.SOURCE_DIR, "bench", "gen_flow.py"),
