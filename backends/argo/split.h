@@ -1,9 +1,12 @@
 // How a flow too big for one Argo WorkflowTemplate runs: its graph is cut into parts, and each
 // part runs as a Workflow of its own, which the DAG that holds the part creates and waits for
 // (a `resource` template: action create, a Workflow with `workflowTemplateRef` to the part's
-// WorkflowTemplate `<flow>-part-<n>`, owned by the workflow that creates it). Used by the Argo
-// target (argo_backend.cc plans, split_render.cc writes); a flow within one WorkflowTemplate
-// never reaches this file's plans and renders as it always has.
+// WorkflowTemplate `<flow>-part-<n>`, owned by the workflow that creates it, labelled with its
+// name and run with its service account). Every WorkflowTemplate that creates parts has an exit
+// handler that deletes those still running, so that `argo stop` stops the whole run
+// (split_render.cc StopParts). Used by the Argo target (argo_backend.cc plans, split_render.cc
+// writes); a flow within one WorkflowTemplate never reaches this file's plans and renders as it
+// always has.
 //
 // Why Workflows and not templateRef: the controller copies each template it resolves through a
 // templateRef into the running Workflow's status.storedTemplates, and the WorkflowTemplate it
