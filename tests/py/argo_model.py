@@ -39,6 +39,15 @@ What Argo does to text, in order, as modelled here:
     A DAG task's exit hook (hooks.exit) runs once the task has completed, when its
     `expression` is true in the DAG's scope with `tasks.<name>.status` (dag.go
     executeDAGTask, hooks.go runOnExitNode); the task completes after the hook.
+  - A resource template that creates a Workflow: the controller runs it as a Workflow of its
+    own, from the WorkflowTemplate its workflowTemplateRef names, with its arguments and
+    spec.serviceAccountName (Workflow.create_workflow); the creating node ends when the child's
+    status.phase meets the success or failure condition. A Workflow's spec.onExit runs once its
+    entrypoint is done. A delete with `flags` and no manifest deletes the run's Workflows its
+    `--selector` matches, the controller's `workflows.argoproj.io/completed` label included, and
+    the garbage collector what they own (Workflow.delete_selected). `argo stop`/`terminate`
+    mid-run (`stop`): the submitted Workflow's pods are killed, its parts' Workflows go on
+    Running, and its onExit runs under Stop only (Workflow.run).
   - Retries (operator.go executeTemplate, any template type): the retry node's children
     `<node>(<n>)`, each substituted again with pod.name, retries and lastRetry.*, one after
     another until one succeeds or `limit` more have failed. `node.name` is a local of the
