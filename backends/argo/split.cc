@@ -71,7 +71,8 @@ DagPlan::DagPlan(const ir::Flow& flow, Layout& layout, const Sizes& sizes)
   // Within one WorkflowTemplate, nothing is planned: the flow renders as it always has.
   Weight whole = Weight{1, sizes.header + kDagBytes} + WeightOf(entry_root_);
   bool tasks_fit = entry_root_.size() <= kMaxTasks;
-  for (size_t foreach_step : foreach_steps) tasks_fit &= body_roots_[foreach_step].size() <= kMaxTasks;
+  for (size_t foreach_step : foreach_steps)
+    tasks_fit &= body_roots_[foreach_step].size() <= kMaxTasks;
   if (tasks_fit && whole.Fits({kMaxTemplates, kMaxTemplateBytes})) return;
   splits_ = true;
   create_name_ = layout.ClaimName(kCreateName);
@@ -99,8 +100,7 @@ const std::string& DagPlan::Name(const DagEntry& entry) const {
   return parts_[entry.index].task;
 }
 
-std::vector<std::string> DagPlan::Depends(std::optional<size_t> part,
-                                          const DagEntry& entry) const {
+std::vector<std::string> DagPlan::Depends(std::optional<size_t> part, const DagEntry& entry) const {
   const int container = part ? static_cast<int>(*part) : kRoot;
   std::vector<Task> leaves;
   Leaves(entry, leaves);

@@ -129,10 +129,9 @@ class DagPlan {
   bool PlanScope(std::optional<size_t> scope, size_t first, std::optional<size_t> stop,
                  const Weight& budget);
   Unit Sequence(size_t step, std::optional<size_t> stop) const;
-  std::vector<DagEntry> Pack(const Unit& unit, std::optional<size_t> scope,
-                             const Weight& budget);
-  std::vector<DagEntry> Fit(std::vector<std::vector<DagEntry>> groups,
-                            std::optional<size_t> scope, const Weight& budget);
+  std::vector<DagEntry> Pack(const Unit& unit, std::optional<size_t> scope, const Weight& budget);
+  std::vector<DagEntry> Fit(std::vector<std::vector<DagEntry>> groups, std::optional<size_t> scope,
+                            const Weight& budget);
   DagEntry Cut(std::vector<DagEntry> entries, std::optional<size_t> scope);
   Weight WeightOf(const DagEntry& entry) const;
   Weight WeightOf(const std::vector<DagEntry>& entries) const;

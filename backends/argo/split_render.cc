@@ -2,9 +2,8 @@
 // of their own, as split.h plans them (renderer.h). The templates of steps are the same leaves
 // renderer.cc writes for any flow; only the DAGs that reach them, the template that creates a
 // part's Workflow and which WorkflowTemplate each template goes in are a split flow's own.
-#include <yaml-cpp/yaml.h>
-
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <cstdint>
 #include <optional>
