@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
+#include <streambuf>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +20,13 @@
 
 namespace flowc::backends::argo {
 namespace {
+
+// Discards its text: a YAML::Emitter over it only counts the bytes.
+class Discard final : public std::streambuf {
+ protected:
+  int_type overflow(int_type c) override { return traits_type::not_eof(c); }
+  std::streamsize xsputn(const char*, std::streamsize size) override { return size; }
+};
 
 class ArgoTarget final : public Backend {
  public:
@@ -38,14 +47,17 @@ class ArgoTarget final : public Backend {
       renderer.ReportUnsafeLiterals(report);
       return false;
     }
-    // Over Argo's limits, DAGs nest and templates move to further WorkflowTemplates (split.h);
-    // which go where is decided on the templates' sizes, measured first.
-    DagPlan plan(flow, layout);
-    std::vector<TemplateUnit> units = TemplateUnits(flow, layout, plan);
-    std::vector<size_t> part_of(units.size());
-    std::optional<size_t> parts = Partition(flow, layout, plan, units, options, part_of, report);
-    if (!parts) return false;
-    const bool split = plan.nests() || *parts > 1;
+    // Over Argo's limits, the flow is cut into parts that run as Workflows of their own
+    // (split.h); where it is cut is decided on the templates' sizes, measured first (which
+    // renders every pod: a literal Argo would read is reported before any text is written).
+    Discard discard;
+    std::ostream stream(&discard);
+    YAML::Emitter counted(stream);
+    Renderer measure(flow, layout, counted, options.argo_version);
+    const Sizes sizes = measure.Measure();
+    if (!measure.ReportUnsafeLiterals(report)) return false;
+    DagPlan plan(flow, layout, sizes);
+    const bool split = plan.splits();
     // The text goes into the sink as it is written: the driver keeps it until the compile
     // has succeeded (backend.h), so the checks the rendering makes may still fail it. A split
     // flow's text streams (it is thousands of steps).
@@ -55,7 +67,7 @@ class ArgoTarget final : public Backend {
     // creates them in order); Argo itself never reads them.
     k8s::EmitObjectDocuments(yaml.yaml(), flow);
     if (split) {
-      renderer.SplitWorkflowTemplates(plan, units, part_of, *parts);
+      renderer.SplitWorkflowTemplates(plan);
     } else {
       renderer.WorkflowTemplate();
     }

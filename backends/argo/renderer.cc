@@ -79,7 +79,7 @@ void Renderer::WorkflowTemplate() {
   EndWorkflowTemplate();
 }
 
-void Renderer::BeginWorkflowTemplate(size_t part) {
+void Renderer::BeginWorkflowTemplate(size_t part, const std::string* on_exit) {
   k8s::BeginObject(out_, kApiVersion, "WorkflowTemplate");
   Metadata(PartName(flow_, part));
   Key(out_, "spec");
@@ -90,6 +90,11 @@ void Renderer::BeginWorkflowTemplate(size_t part) {
     EmitString(out_, layout_.entry());
     Arguments();
     SharedPullSecrets(out_);
+  }
+  if (on_exit != nullptr) {
+    Key(out_, "onExit");
+    out_ << YAML::Value;
+    EmitString(out_, *on_exit);
   }
   Key(out_, "templates");
   out_ << YAML::Value << YAML::BeginSeq;

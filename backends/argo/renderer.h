@@ -5,9 +5,9 @@
 // Every pod field comes from backends/k8s; the renderer writes only what is Argo's own: the
 // DAGs, the control fields and where each pod field goes in a template. Its methods live in two
 // files, so each stays readable: renderer.cc writes the documents of a flow within Argo's limits
-// and every template's pod, and split_render.cc writes a flow over them (split.h plans its DAGs
-// and templates), reusing the same DAG, task and leaf writers so a split flow's templates are
-// byte for byte what an unsplit flow's would be.
+// and every template's pod, and split_render.cc writes a flow over them (split.h plans its
+// parts), reusing the same task and leaf writers so a split flow's step templates are byte for
+// byte what an unsplit flow's would be (but for `{{run_id}}` in a part: templating.h).
 #ifndef FLOWC_BACKENDS_ARGO_RENDERER_H_
 #define FLOWC_BACKENDS_ARGO_RENDERER_H_
 
@@ -37,15 +37,12 @@ class Renderer {
   // The WorkflowTemplate of a flow within Argo's limits: one DAG per scope, every step's leaf.
   void WorkflowTemplate();
 
-  // A flow over Argo's limits: its DAGs as `plan` nests them, its templates in the
-  // WorkflowTemplates `part_of` names (split.h), each before the main one in the stream.
-  void SplitWorkflowTemplates(const DagPlan& plan, const std::vector<TemplateUnit>& units,
-                              const std::vector<size_t>& part_of_unit, size_t parts);
+  // A flow over Argo's limits: each part's WorkflowTemplate, then the main one (split.h).
+  void SplitWorkflowTemplates(const DagPlan& plan);
 
-  // The YAML bytes of each unit inside a WorkflowTemplate's templates, each reference taken
-  // as the longest it can be; and of a WorkflowTemplate around no template.
-  std::vector<size_t> MeasureUnits(const DagPlan& plan, const std::vector<TemplateUnit>& units,
-                                   size_t* header);
+  // The YAML bytes of each step's template(s) and task, each reference taken as the longest it
+  // can be, and of a WorkflowTemplate around no template (to be run on a byte counter).
+  Sizes Measure();
 
   // The second document of the stream.
   void CronWorkflow();
@@ -62,7 +59,8 @@ class Renderer {
   // Up to the templates of the WorkflowTemplate that holds part `part` of the templates: the
   // main one (0) is what a workflow runs, with the entrypoint, the params and the pull secrets
   // of the whole workflow; a further one holds templates only.
-  void BeginWorkflowTemplate(size_t part);
+  // `on_exit`: the template the WorkflowTemplate's spec.onExit names, if any (a split flow's).
+  void BeginWorkflowTemplate(size_t part, const std::string* on_exit = nullptr);
   void EndWorkflowTemplate();
 
   // The documents' pieces, and every template's pod (renderer.cc).
@@ -87,35 +85,25 @@ class Renderer {
   void JobSetResource(size_t i);
   void Collect(size_t step, const ArgoStrings& strings);
 
-  // A split flow's templates (split_render.cc). TemplateNames: those of a unit, which must
-  // share a WorkflowTemplate.
-  std::vector<const std::string*> TemplateNames(const TemplateUnit& unit) const;
-  void Unit(const TemplateUnit& unit);
+  // A split flow's templates (split_render.cc).
+  void PartWorkflowTemplate(size_t part);
+  void Contents(const std::vector<DagEntry>& entries);
   void PlannedDag(const std::string& name, std::optional<size_t> scope,
-                  const std::vector<DagEntry>& entries, std::optional<size_t> nested);
-  void TemplateOf(const std::string& name);
+                  const std::vector<DagEntry>& entries, std::optional<size_t> part);
+  void PartArguments(const std::string& workflow_template, std::optional<size_t> scope);
+  void CreatePart();
+  void StopParts();
+  std::string PartManifest();
 
   const ir::Flow& flow_;
   const Layout& layout_;
   YAML::Emitter& out_;
-  // A split flow's: its DAGs, which WorkflowTemplate holds each template, the one being
-  // written, and whether the templates are only measured.
+  // A split flow's plan.
   const DagPlan* plan_ = nullptr;
-  std::unordered_map<std::string, size_t> part_of_;
-  size_t current_part_ = 0;
-  bool measure_ = false;
   bool shared_pull_secrets_ = false;
   ArgoVersion argo_version_ = ArgoVersion::k4_1;
   std::vector<std::pair<size_t, std::string>> unsafe_;
 };
-
-// Puts each unit into a WorkflowTemplate, in order, filling each up to kMaxTemplates
-// templates and kMaxTemplateBytes of YAML before the next; returns how many there are. The
-// measuring renders every pod: a literal Argo would read is reported here, and nothing
-// returned, before any text is written (split_render.cc).
-std::optional<size_t> Partition(const ir::Flow& flow, const Layout& layout, const DagPlan& plan,
-                                const std::vector<TemplateUnit>& units, const EmitOptions& options,
-                                std::vector<size_t>& part_of, diag::Reporter& report);
 
 }  // namespace flowc::backends::argo
 

@@ -11,9 +11,28 @@
 namespace flowc::backends::argo {
 namespace {
 
-constexpr const char* kNestedSuffix = "-dag";
-// Room left in a nested DAG's name for the suffix and a `-<n>` that tells two apart.
-constexpr size_t kNestedBase = kMaxObjectName - 4 - 4;
+constexpr const char* kPartSuffix = "-part";
+// Room left in a part's task name for the suffix and a `-<n>` that tells two apart.
+constexpr size_t kPartBase = kMaxObjectName - 5 - 4;
+// The template that creates a part's Workflow (Layout::ClaimName makes it unique).
+constexpr const char* kCreateName = "create-part";
+constexpr const char* kStopName = "stop-parts";
+// The YAML a part's task may take in its DAG, its `depends` included (an upper bound: a task
+// names the part's WorkflowTemplate and hands on the element).
+constexpr size_t kPartTaskBytes = 2048;
+// A DAG template's YAML besides its tasks (name, inputs, the keys around the tasks).
+constexpr size_t kDagBytes = 256;
+// What a task's `depends` may grow by in a split flow: a predecessor's task may be a part's,
+// whose name is longer than a step's by at most this.
+constexpr size_t kDependsSlack = 16;
+
+Weight operator-(Weight a, const Weight& b) {
+  a.templates -= b.templates;
+  a.bytes -= b.bytes;
+  return a;
+}
+
+Weight operator+(Weight a, const Weight& b) { return a += b; }
 
 }  // namespace
 
@@ -26,10 +45,12 @@ struct DagPlan::Unit {
   std::vector<Unit> children;
 };
 
-DagPlan::DagPlan(const ir::Flow& flow, Layout& layout)
+DagPlan::DagPlan(const ir::Flow& flow, Layout& layout, const Sizes& sizes)
     : flow_(flow),
       layout_(layout),
+      sizes_(sizes),
       body_roots_(flow.steps.size()),
+      body_weight_(flow.steps.size()),
       step_parent_(flow.steps.size(), kRoot),
       body_parent_(flow.steps.size(), kRoot) {
   // Every scope's tasks, in the order of the steps (one pass: a flow has many scopes).
@@ -39,11 +60,32 @@ DagPlan::DagPlan(const ir::Flow& flow, Layout& layout)
     root.push_back({DagEntry::Kind::kStep, i});
     if (flow.steps[i].foreach) root.push_back({DagEntry::Kind::kBody, i});
   }
-  PlanScope(std::nullopt, 0, std::nullopt);
-  for (size_t foreach_step : layout.foreach_steps()) {
-    const ir::Foreach& foreach = *flow.steps[foreach_step].foreach;
-    PlanScope(foreach_step, foreach.body, foreach.join);
+  // A body's task weighs its DAG and everything in it: inner bodies first (an inner foreach
+  // step comes after the outer one).
+  const std::vector<size_t>& foreach_steps = layout.foreach_steps();
+  auto body_weight = [&](size_t foreach_step) {
+    body_weight_[foreach_step] =
+        Weight{1, kDagBytes + sizes.body_tasks[foreach_step]} + WeightOf(body_roots_[foreach_step]);
+  };
+  for (auto it = foreach_steps.rbegin(); it != foreach_steps.rend(); ++it) body_weight(*it);
+  // Within one WorkflowTemplate, nothing is planned: the flow renders as it always has.
+  Weight whole = Weight{1, sizes.header + kDagBytes} + WeightOf(entry_root_);
+  bool tasks_fit = entry_root_.size() <= kMaxTasks;
+  for (size_t foreach_step : foreach_steps)
+    tasks_fit &= body_roots_[foreach_step].size() <= kMaxTasks;
+  if (tasks_fit && whole.Fits({kMaxTemplates, kMaxTemplateBytes})) return;
+  splits_ = true;
+  create_name_ = layout.ClaimName(kCreateName);
+  stop_name_ = layout.ClaimName(kStopName);
+  // Each body's DAG keeps room for itself in the budget of whatever holds its task.
+  const Weight budget{kPartTemplates, kPartBytes};
+  for (auto it = foreach_steps.rbegin(); it != foreach_steps.rend(); ++it) {
+    const ir::Foreach& foreach = *flow.steps[*it].foreach;
+    PlanScope(*it, foreach.body, foreach.join,
+              budget - Weight{1, kDagBytes + sizes.body_tasks[*it]});
+    body_weight(*it);
   }
+  PlanScope(std::nullopt, 0, std::nullopt, budget);
 }
 
 const std::string& DagPlan::Name(const DagEntry& entry) const {
@@ -52,21 +94,20 @@ const std::string& DagPlan::Name(const DagEntry& entry) const {
       return layout_.step_name(entry.index);
     case DagEntry::Kind::kBody:
       return layout_.body_name(entry.index);
-    case DagEntry::Kind::kNested:
+    case DagEntry::Kind::kPart:
       break;
   }
-  return nested_[entry.index].name;
+  return parts_[entry.index].task;
 }
 
-std::vector<std::string> DagPlan::Depends(std::optional<size_t> nested,
-                                          const DagEntry& entry) const {
-  const int container = nested ? static_cast<int>(*nested) : kRoot;
+std::vector<std::string> DagPlan::Depends(std::optional<size_t> part, const DagEntry& entry) const {
+  const int container = part ? static_cast<int>(*part) : kRoot;
   std::vector<Task> leaves;
   Leaves(entry, leaves);
   std::vector<std::string> depends;
   for (const Task& leaf : leaves) {
     for (const Task& predecessor : Predecessors(leaf)) {
-      // The task or nested DAG that holds the predecessor in `container`, if any does.
+      // The task or part that holds the predecessor in `container`, if any does.
       DagEntry at{predecessor.body ? DagEntry::Kind::kBody : DagEntry::Kind::kStep,
                   predecessor.step};
       int parent = ParentOf(predecessor);
@@ -76,8 +117,8 @@ std::vector<std::string> DagPlan::Depends(std::optional<size_t> nested,
           outside = true;
           break;
         }
-        at = {DagEntry::Kind::kNested, static_cast<size_t>(parent)};
-        parent = nested_parent_[parent];
+        at = {DagEntry::Kind::kPart, static_cast<size_t>(parent)};
+        parent = part_parent_[parent];
       }
       if (outside || (at.kind == entry.kind && at.index == entry.index)) continue;
       const std::string& name = Name(at);
@@ -89,25 +130,27 @@ std::vector<std::string> DagPlan::Depends(std::optional<size_t> nested,
   return depends;
 }
 
-void DagPlan::PlanScope(std::optional<size_t> scope, size_t first, std::optional<size_t> stop) {
+bool DagPlan::PlanScope(std::optional<size_t> scope, size_t first, std::optional<size_t> stop,
+                        const Weight& budget) {
   std::vector<DagEntry>& root = scope ? body_roots_[*scope] : entry_root_;
-  if (root.size() <= kMaxTasks) return;
+  if (root.size() <= kMaxTasks && WeightOf(root).Fits(budget)) return true;
   const size_t tasks = root.size();
-  const size_t nested_before = nested_.size();
-  std::vector<DagEntry> packed = Pack(Sequence(first, stop), scope);
+  const size_t parts_before = parts_.size();
+  std::vector<DagEntry> packed = Pack(Sequence(first, stop), scope, budget);
   std::vector<Task> leaves;
   for (const DagEntry& entry : packed) Leaves(entry, leaves);
   if (leaves.size() != tasks) {
     // The walk from the scope's first step missed a task, which the language's graphs do not
-    // allow: keep the one DAG (more than 200 tasks, which Argo refuses) rather than drop one.
-    nested_.resize(nested_before);
-    nested_parent_.resize(nested_before);
+    // allow: keep the one DAG (more than Argo takes) rather than drop one.
+    parts_.resize(parts_before);
+    part_parent_.resize(parts_before);
     for (const DagEntry& entry : root) {
       ParentOf({entry.kind == DagEntry::Kind::kBody, entry.index}) = kRoot;
     }
-    return;
+    return false;
   }
   root = std::move(packed);
+  return true;
 }
 
 DagPlan::Unit DagPlan::Sequence(size_t step, std::optional<size_t> stop) const {
@@ -135,50 +178,64 @@ DagPlan::Unit DagPlan::Sequence(size_t step, std::optional<size_t> stop) const {
   return sequence;
 }
 
-std::vector<DagEntry> DagPlan::Pack(const Unit& unit, std::optional<size_t> scope) {
+std::vector<DagEntry> DagPlan::Pack(const Unit& unit, std::optional<size_t> scope,
+                                    const Weight& budget) {
   if (unit.kind == Unit::Kind::kTask) return {unit.entry};
-  std::vector<std::vector<DagEntry>> parts;
-  parts.reserve(unit.children.size());
-  for (const Unit& child : unit.children) parts.push_back(Pack(child, scope));
-  return Fit(std::move(parts), scope);
+  std::vector<std::vector<DagEntry>> groups;
+  groups.reserve(unit.children.size());
+  for (const Unit& child : unit.children) groups.push_back(Pack(child, scope, budget));
+  return Fit(std::move(groups), scope, budget);
 }
 
-// Each part is kept whole (a unit of a sequence, or an arm): it goes into the DAG as its tasks,
-// or into one nested DAG with the parts next to it. Parts are nested from the first on, as few
-// as bring the DAG within kMaxTasks.
-std::vector<DagEntry> DagPlan::Fit(std::vector<std::vector<DagEntry>> parts,
-                                   std::optional<size_t> scope) {
-  size_t remaining = 0;
-  for (const std::vector<DagEntry>& part : parts) remaining += part.size();
+// Each group is kept whole (a unit of a sequence, or an arm): it stays in the DAG as its tasks,
+// or goes into one part with the groups next to it. Groups are cut from the first on, as few as
+// bring the DAG within `budget`; a group over the budget on its own becomes a part alone.
+std::vector<DagEntry> DagPlan::Fit(std::vector<std::vector<DagEntry>> groups,
+                                   std::optional<size_t> scope, const Weight& budget) {
+  std::vector<Weight> weights;
+  weights.reserve(groups.size());
+  Weight remaining;
+  for (const std::vector<DagEntry>& group : groups) {
+    weights.push_back(WeightOf(group));
+    remaining += weights.back();
+  }
   std::vector<DagEntry> out;
+  Weight kept;
   size_t i = 0;
-  while (i < parts.size()) {
-    if (out.size() + remaining <= kMaxTasks) {
-      for (; i < parts.size(); ++i) out.insert(out.end(), parts[i].begin(), parts[i].end());
+  while (i < groups.size()) {
+    if ((kept + remaining).Fits(budget)) {
+      for (; i < groups.size(); ++i) out.insert(out.end(), groups[i].begin(), groups[i].end());
       break;
     }
     std::vector<DagEntry> chunk;
-    while (i < parts.size() && chunk.size() + parts[i].size() <= kMaxTasks) {
-      chunk.insert(chunk.end(), parts[i].begin(), parts[i].end());
-      remaining -= parts[i].size();
+    Weight taken;
+    while (i < groups.size() && (chunk.empty() || (taken + weights[i]).Fits(budget))) {
+      chunk.insert(chunk.end(), groups[i].begin(), groups[i].end());
+      taken += weights[i];
+      remaining = remaining - weights[i];
       ++i;
     }
-    out.push_back(chunk.size() == 1 ? chunk.front() : Nest(std::move(chunk), scope));
+    if (chunk.size() == 1 && chunk.front().kind == DagEntry::Kind::kPart) {
+      out.push_back(chunk.front());
+    } else {
+      out.push_back(Cut(std::move(chunk), scope));
+    }
+    kept += WeightOf(out.back());
   }
-  if (out.size() <= kMaxTasks) return out;
-  // More nested DAGs than a DAG holds: nest them in turn (neighbours stay neighbours).
+  if (kept.Fits(budget) && out.size() <= kMaxTasks) return out;
+  // More parts than a DAG holds: cut them in turn (neighbours stay neighbours).
   std::vector<std::vector<DagEntry>> singles;
   singles.reserve(out.size());
   for (const DagEntry& entry : out) singles.push_back({entry});
-  return Fit(std::move(singles), scope);
+  return Fit(std::move(singles), scope, budget);
 }
 
-DagEntry DagPlan::Nest(std::vector<DagEntry> entries, std::optional<size_t> scope) {
+DagEntry DagPlan::Cut(std::vector<DagEntry> entries, std::optional<size_t> scope) {
   std::vector<Task> leaves;
   Leaves(entries.front(), leaves);
-  std::string base = flow_.steps[leaves.front().step].k8s_name.substr(0, kNestedBase);
+  std::string base = flow_.steps[leaves.front().step].k8s_name.substr(0, kPartBase);
   while (!base.empty() && base.back() == '-') base.pop_back();
-  const size_t index = nested_.size();
+  const size_t index = parts_.size();
   for (const DagEntry& entry : entries) {
     const int parent = static_cast<int>(index);
     switch (entry.kind) {
@@ -188,14 +245,37 @@ DagEntry DagPlan::Nest(std::vector<DagEntry> entries, std::optional<size_t> scop
       case DagEntry::Kind::kBody:
         body_parent_[entry.index] = parent;
         break;
-      case DagEntry::Kind::kNested:
-        nested_parent_[entry.index] = parent;
+      case DagEntry::Kind::kPart:
+        part_parent_[entry.index] = parent;
         break;
     }
   }
-  nested_.push_back({layout_.ClaimName(base + kNestedSuffix), scope, std::move(entries)});
-  nested_parent_.push_back(kRoot);
-  return {DagEntry::Kind::kNested, index};
+  parts_.push_back({layout_.ClaimName(base + kPartSuffix), PartName(flow_, index + 1), scope,
+                    std::move(entries)});
+  part_parent_.push_back(kRoot);
+  return {DagEntry::Kind::kPart, index};
+}
+
+Weight DagPlan::WeightOf(const DagEntry& entry) const {
+  switch (entry.kind) {
+    case DagEntry::Kind::kStep: {
+      const ir::Step& step = flow_.steps[entry.index];
+      return {BoundsGang(step) ? size_t{3} : size_t{1},
+              sizes_.step_templates[entry.index] + sizes_.step_tasks[entry.index] +
+                  kDependsSlack * step.predecessors.size()};
+    }
+    case DagEntry::Kind::kBody:
+      return body_weight_[entry.index];
+    case DagEntry::Kind::kPart:
+      break;
+  }
+  return {1, kPartTaskBytes};
+}
+
+Weight DagPlan::WeightOf(const std::vector<DagEntry>& entries) const {
+  Weight total;
+  for (const DagEntry& entry : entries) total += WeightOf(entry);
+  return total;
 }
 
 void DagPlan::Leaves(const DagEntry& entry, std::vector<Task>& out) const {
@@ -206,8 +286,8 @@ void DagPlan::Leaves(const DagEntry& entry, std::vector<Task>& out) const {
     case DagEntry::Kind::kBody:
       out.push_back({true, entry.index});
       return;
-    case DagEntry::Kind::kNested:
-      for (const DagEntry& inner : nested_[entry.index].entries) Leaves(inner, out);
+    case DagEntry::Kind::kPart:
+      for (const DagEntry& inner : parts_[entry.index].entries) Leaves(inner, out);
       return;
   }
 }
@@ -234,32 +314,6 @@ std::vector<DagPlan::Task> DagPlan::Predecessors(const Task& task) const {
     }
   }
   return out;
-}
-
-std::vector<TemplateUnit> TemplateUnits(const ir::Flow& flow, const Layout& layout,
-                                        const DagPlan& plan) {
-  std::vector<TemplateUnit> units;
-  // The nested DAGs of each scope (the entrypoint's last), in the order they were made.
-  std::vector<std::vector<size_t>> nested(flow.steps.size() + 1);
-  for (size_t i = 0; i < plan.nested().size(); ++i) {
-    nested[plan.nested()[i].scope.value_or(flow.steps.size())].push_back(i);
-  }
-  auto scope = [&](std::optional<size_t> foreach_step) {
-    units.push_back({TemplateUnit::Kind::kScopeDag, foreach_step, 0});
-    for (size_t i : nested[foreach_step.value_or(flow.steps.size())]) {
-      units.push_back({TemplateUnit::Kind::kNestedDag, foreach_step, i});
-    }
-  };
-  scope(std::nullopt);
-  for (size_t foreach_step : layout.foreach_steps()) scope(foreach_step);
-  for (size_t i = 0; i < flow.steps.size(); ++i) {
-    units.push_back({TemplateUnit::Kind::kStep, std::nullopt, i});
-  }
-  return units;
-}
-
-size_t TemplateCount(const ir::Flow& flow, const TemplateUnit& unit) {
-  return unit.kind == TemplateUnit::Kind::kStep && BoundsGang(flow.steps[unit.index]) ? 3 : 1;
 }
 
 std::vector<std::string> ListedWorkflowTemplates(const ir::Flow& flow, std::string_view output) {

@@ -236,7 +236,18 @@ std::string ItemRef(const RefContext& context, std::string_view braces) {
   return ValueExpression(kDecodedItem, context, braces, /*hide_braces=*/false);
 }
 
-std::string RunIdRef() { return "{{workflow.name}}"; }
+namespace {
+// Whether the templates being written run in a part's Workflow (split.h), whose own name is not
+// the run's: there the run's name is the parameter the part's creator passes on.
+bool run_id_from_parameter = false;
+}  // namespace
+
+void SetRunIdFromParameter(bool from_parameter) { run_id_from_parameter = from_parameter; }
+
+std::string RunIdRef() {
+  if (run_id_from_parameter) return fmt::format("{{{{workflow.parameters.{}}}}}", kRunIdParameter);
+  return "{{workflow.name}}";
+}
 
 std::string ExpandedItem() { return "{{item}}"; }
 

@@ -42,6 +42,9 @@ namespace flowc::backends::argo {
 // The name of the input parameter that carries a foreach element into the
 // templates of the foreach body.
 inline constexpr const char* kItemParameter = "item";
+// The parameter that carries the run's name (`{{run_id}}`) into the Workflow of a part of a
+// split flow (split.h); a flow's params are identifiers, so none is named so.
+inline constexpr const char* kRunIdParameter = "flowc-run-id";
 
 // How references are spelled.
 enum class RefStyle {
@@ -68,6 +71,10 @@ std::string ParamRef(std::string_view name, const RefContext& context,
                      std::string_view braces = {});
 std::string ItemRef(const RefContext& context, std::string_view braces = {});
 std::string RunIdRef();
+// What RunIdRef writes from now on: the run's own Workflow's name, or (in the templates of a
+// split flow's part, which runs as a Workflow of its own) kRunIdParameter. The renderer sets it
+// around each part's WorkflowTemplate; one compile writes one document at a time.
+void SetRunIdFromParameter(bool from_parameter);
 
 // How a DAG task hands the element on: the expanded item as withItems and
 // withParam carry it, or the input of the body it runs in; both still encoded.

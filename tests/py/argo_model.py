@@ -39,6 +39,15 @@ What Argo does to text, in order, as modelled here:
     A DAG task's exit hook (hooks.exit) runs once the task has completed, when its
     `expression` is true in the DAG's scope with `tasks.<name>.status` (dag.go
     executeDAGTask, hooks.go runOnExitNode); the task completes after the hook.
+  - A resource template that creates a Workflow: the controller runs it as a Workflow of its
+    own, from the WorkflowTemplate its workflowTemplateRef names, with its arguments and
+    spec.serviceAccountName (Workflow.create_workflow); the creating node ends when the child's
+    status.phase meets the success or failure condition. A Workflow's spec.onExit runs once its
+    entrypoint is done. A delete with `flags` and no manifest deletes the run's Workflows its
+    `--selector` matches, the controller's `workflows.argoproj.io/completed` label included, and
+    the garbage collector what they own (Workflow.delete_selected). `argo stop`/`terminate`
+    mid-run (`stop`): the submitted Workflow's pods are killed, its parts' Workflows go on
+    Running, and its onExit runs under Stop only (Workflow.run).
   - Retries (operator.go executeTemplate, any template type): the retry node's children
     `<node>(<n>)`, each substituted again with pod.name, retries and lastRetry.*, one after
     another until one succeeds or `limit` more have failed. `node.name` is a local of the
@@ -254,19 +263,31 @@ class Workflow:
     the number of objects created before it. `outcomes`: per template name, the phases its
     runs end in, one per run, in order ("Succeeded" when not given)."""
 
-    def __init__(self, docs, version, params=None, name="flow-x7k2p", outcomes=None):
+    def __init__(self, docs, version, params=None, name="flow-x7k2p", outcomes=None,
+                 template=None, parent=None, path=(), after=frozenset(), service_account="",
+                 stop=None):
         if version not in (3, 4):
             raise ValueError(version)
         self.version = version
+        self.docs = docs
         workflows = [d for d in docs if d and d.get("kind") == "WorkflowTemplate"]
-        # The one submitted (`argo submit --from workflowtemplate/...`, or a CronWorkflow's
-        # workflowTemplateRef) has the entrypoint; templateRef reaches the others.
-        mains = [w for w in workflows if "entrypoint" in w["spec"]]
-        if len(mains) != 1:
-            raise ArgoError("expected one WorkflowTemplate with an entrypoint")
-        self.spec = mains[0]["spec"]
-        self.base = mains[0]["metadata"]["name"]
-        self.namespace = mains[0]["metadata"].get("namespace")
+        if template is None:
+            # The one submitted (`argo submit --from workflowtemplate/...`, or a CronWorkflow's
+            # workflowTemplateRef): the last of the stream, which flowc writes after the parts
+            # its run creates.
+            mains = [w for w in workflows if "entrypoint" in w["spec"]]
+            if not mains:
+                raise ArgoError("expected a WorkflowTemplate with an entrypoint")
+            main = mains[-1]
+        else:
+            # A Workflow created with workflowTemplateRef (a part's, below).
+            named = [w for w in workflows if w["metadata"]["name"] == template]
+            if not named:
+                raise ArgoError("workflow template %s not found" % template)
+            main = named[0]
+        self.spec = main["spec"]
+        self.base = main["metadata"]["name"]
+        self.namespace = main["metadata"].get("namespace")
         self.name = name
         self.library = {}
         for w in workflows:
@@ -275,22 +296,123 @@ class Workflow:
             self.library[w["metadata"]["name"]] = {t["name"]: t for t in w["spec"]["templates"]}
         self.templates = self.library[self.base]
         self.globals = {"workflow.name": name, "workflow.namespace": self.namespace or "argo",
-                        "workflow.uid": "6a0f6c1e-0000-4000-8000-000000000001"}
+                        "workflow.uid": "6a0f6c1e-0000-4000-8000-%012x"
+                                        % (zlib.crc32(name.encode())),
+                        # operator.go setGlobalParameters: the Workflow's spec's.
+                        "workflow.serviceAccountName": service_account}
         given = dict(params or {})
+        self.arguments_given = dict(given)
         for p in self.spec.get("arguments", {}).get("parameters", []):
             value = given.pop(p["name"], p.get("value"))
             if value is None:
                 raise ArgoError("spec.arguments.%s.value is required" % p["name"])
             self.globals["workflow.parameters." + p["name"]] = value
-        if given:
+        if given and parent is None:
             raise ArgoError("unknown parameters %s" % sorted(given))
-        self.created = []
-        self.deleted = []
-        self.outcomes = {k: list(v) for k, v in (outcomes or {}).items()}
+        # A created Workflow's arguments are merged over its WorkflowTemplate's
+        # (workflow/util/merge.go JoinWorkflowSpec): those the template does not declare are
+        # parameters all the same.
+        for k, v in given.items():
+            self.globals["workflow.parameters." + k] = v
+        self.parent = parent
+        self.start_path = tuple(path)
+        self.start_after = after
+        # What the run holds in this Workflow object, as the controller writes it: the
+        # WorkflowTemplate's spec (status.storedWorkflowTemplateSpec), each template resolved
+        # through a templateRef (status.storedTemplates), the nodes (status.nodes).
+        self.stored_templates = {}
+        self.node_bytes = 0
+        self.nodes = 0
+        if parent is None:
+            self.created = []
+            self.deleted = []
+            self.outcomes = {k: list(v) for k, v in (outcomes or {}).items()}
+            # Every Workflow object of the run: {"name", "template", "owner", "bytes", "nodes",
+            # "phase", "labels", "serviceAccountName", "deleted"}.
+            self.workflows = []
+            # `stop`: (strategy, pods) — `argo stop` (Stop) or `argo terminate` (Terminate) of
+            # this Workflow once the run has created that many pods.
+            self.stop = stop
+        else:
+            self.created = parent.created
+            self.deleted = parent.deleted
+            self.outcomes = parent.outcomes
+            self.workflows = parent.workflows
+            self.stop = parent.stop
 
     def run(self):
-        self.execute({"template": self.spec["entrypoint"]}, {}, self.name, self.base)
+        try:
+            phase, _ = self.run_workflow()
+        except Shutdown as shutdown:
+            # The submitted Workflow's spec.shutdown (util.go StopWorkflow/TerminateWorkflow
+            # patch it): its running pods are killed (exec_control.go applyExecutionControl:
+            # queuePodForCleanup unless ShouldExecute(onExitPod)), among them every pod waiting
+            # for a part, which leaves the part's Workflow as it is (resource.go WaitResource
+            # only returns); its nodes fail, and its exit handler runs under Stop only
+            # (operator.go operate: `onExitNode != nil || ShouldExecute(true)`; workflow_types.go
+            # ShutdownStrategy.ShouldExecute: Terminate false, Stop true for exit pods).
+            phase = "Failed"
+            self.workflows.append(self.record(None, None, phase))
+            if shutdown.strategy == "Stop":
+                self.on_exit(phase)
+            self.phase = phase
+            return self.created
+        self.phase = phase
         return self.created
+
+    def record(self, spec, owner, phase):
+        size = (len(go_json(spec or {})) + len(go_json(self.spec)) +
+                len(go_json(self.stored_templates)) + self.node_bytes)
+        metadata = (spec or {}).get("metadata", {})
+        return {"name": self.name, "template": self.base, "owner": owner, "bytes": size,
+                "nodes": self.nodes, "phase": phase, "labels": dict(metadata.get("labels", {})),
+                "serviceAccountName": self.globals["workflow.serviceAccountName"],
+                "deleted": False}
+
+    def on_exit(self, phase):
+        """operator.go operate: once the entrypoint's node is done, spec.onExit's template as the
+        node `<workflow>.onExit`, with workflow.status the Workflow's phase."""
+        if "onExit" not in self.spec:
+            return
+        self.globals["workflow.status"] = phase
+        self.execute({"template": self.spec["onExit"]}, {}, self.name + ".onExit", self.base)
+
+    def run_workflow(self, spec=None, owner=None):
+        """The Workflow's entrypoint, with the Workflow's arguments as its arguments
+        (operator.go operate: executeTemplate of the entrypoint with execWf.Spec.Arguments);
+        then the object's size, recorded."""
+        arguments = {p["name"]: self.globals["workflow.parameters." + p["name"]]
+                     for p in self.spec.get("arguments", {}).get("parameters", [])}
+        arguments.update(self.arguments_given)
+        try:
+            phase, done = self.execute({"template": self.spec["entrypoint"]}, arguments,
+                                       self.name, self.base, self.start_path, self.start_after)
+        except Shutdown:
+            if self.parent is not None:
+                # A part's Workflow knows nothing of its creator's shutdown: it is Running.
+                self.workflows.append(self.record(spec, owner, "Running"))
+            raise
+        self.on_exit(phase)
+        self.workflows.append(self.record(spec, owner, phase))
+        return phase, done
+
+    def record_node(self, node_name, template, node_type, inputs=None):
+        """A node's status as the controller writes it into status.nodes
+        (pkg/apis/workflow/v1alpha1/workflow_types.go NodeStatus), its JSON's bytes: the fields
+        every finished node has, with timestamps, a host and its resource durations."""
+        node_id = "%s-%010d" % (self.name, zlib.crc32(node_name.encode()))
+        status = {"id": node_id, "name": node_name, "displayName": node_name.rsplit(".", 1)[-1],
+                  "type": node_type, "templateName": template, "templateScope": "local/",
+                  "phase": "Succeeded", "boundaryID": node_id, "children": [node_id],
+                  "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:00:00Z",
+                  "progress": "1/1", "resourcesDuration": {"cpu": 1, "memory": 1},
+                  "hostNodeName": "ip-10-0-0-1.eu-west-1.compute.internal",
+                  "outputs": {"exitCode": "0"}}
+        if inputs:
+            status["inputs"] = {"parameters": [{"name": k, "value": v}
+                                               for k, v in sorted(inputs.items())]}
+        self.nodes += 1
+        self.node_bytes += len(go_json({node_id: status}))
 
     def resolve(self, holder, base):
         """templateresolution/context.go: the template `holder` (a task or hook) names, and the
@@ -305,6 +427,9 @@ class Workflow:
             if ref["template"] not in templates:
                 raise ArgoError("template %s not found in workflow template %s"
                                 % (ref["template"], ref["name"]))
+            # SetStoredTemplate (workflow_types.go), from templateresolution/context.go.
+            self.stored_templates["namespaced/%s/%s" % (ref["name"], ref["template"])] = \
+                templates[ref["template"]]
             return ref["template"], templates[ref["template"]], ref["name"]
         name = holder["template"]
         if name not in self.library[base]:
@@ -361,6 +486,8 @@ class Workflow:
         return phase, after
 
     def run_node(self, tmpl, name, node_name, where, after):
+        self.record_node(node_name, name, "DAG" if "dag" in tmpl else "Pod",
+                         self.inputs_of(tmpl))
         if "dag" in tmpl:
             return self.execute_dag(tmpl, node_name, where, after)
         pod_name = self.pod_name(node_name, name)
@@ -369,6 +496,8 @@ class Workflow:
             done = frozenset([self.create_pod(tmpl, pod_name, where[1], after)])
         elif "resource" in tmpl:
             made = self.create_resource(tmpl, pod_name, where[1], after)
+            if isinstance(made, tuple):  # a Workflow: its phase as the conditions read it
+                return made
             if made is not None:
                 done = frozenset([made])
         else:
@@ -514,6 +643,9 @@ class Workflow:
         return {p["name"]: p["value"] for p in tmpl.get("inputs", {}).get("parameters", [])}
 
     def create_pod(self, tmpl, pod_name, path, after):
+        pods = sum(1 for c in self.created if c["kind"] == "Pod")
+        if self.stop is not None and pods == self.stop[1]:
+            raise Shutdown(self.stop[0])
         main = dict(tmpl["container"], name="main")
         pod = self.substitute_pod(self.pod(tmpl, pod_name, main), tmpl)
         self.created.append({"template": tmpl["name"], "kind": "Pod", "object": pod,
@@ -523,6 +655,8 @@ class Workflow:
     def create_resource(self, tmpl, pod_name, path, after):
         """executeResource, then the pod whose argoexec creates the manifest."""
         resource = tmpl["resource"]
+        if resource["action"] == "delete" and not resource.get("manifest", "").strip():
+            return self.delete_selected(tmpl, resource.get("flags", []))
         try:
             obj = yaml.safe_load(resource["manifest"])
         except yaml.YAMLError as e:
@@ -545,6 +679,8 @@ class Workflow:
             created = yaml.safe_load(executed["resource"]["manifest"])
         except yaml.YAMLError as e:
             raise ArgoError("argoexec cannot read the manifest: %s" % e)
+        if created.get("kind") == "Workflow" and resource["action"] == "create":
+            return self.create_workflow(tmpl, created, path, after)
         if resource["action"] == "delete":
             self.deleted.append({"template": tmpl["name"], "kind": created.get("kind"),
                                  "object": created, "after": len(self.created)})
@@ -555,9 +691,167 @@ class Workflow:
         return len(self.created) - 1
 
 
+    def create_workflow(self, tmpl, manifest, path, after):
+        """argoexec `resource create` of a Workflow (workflow/executor/resource.go ExecResource:
+        `kubectl create -f`, the name the API server gives a generateName; WaitResource polls
+        the object until a condition holds), and the controller's run of it: a Workflow of its
+        own, from the WorkflowTemplate its workflowTemplateRef names, with its
+        spec.arguments as parameters. (phase, the created objects that completed it)."""
+        metadata = manifest.get("metadata", {})
+        if metadata.get("namespace", self.namespace) != self.namespace:
+            raise ArgoError("a part's Workflow in another namespace")
+        name = metadata.get("name")
+        if name is None:
+            # storage/names/generate.go SimpleNameGenerator: the base cut to 58, 5 characters.
+            name = metadata["generateName"][:58] + "%05x" % (len(self.workflows) + 1)
+        spec = manifest["spec"]
+        ref = spec.get("workflowTemplateRef", {}).get("name")
+        arguments = {}
+        for p in spec.get("arguments", {}).get("parameters", []):
+            if not isinstance(p.get("value"), str):
+                raise ArgoError("argument %s of %s is not a string" % (p.get("name"), name))
+            arguments[p["name"]] = p["value"]
+        child = Workflow(self.docs, self.version, arguments, name, template=ref, parent=self,
+                         path=path, after=after,
+                         service_account=spec.get("serviceAccountName", ""))
+        owners = [o for o in metadata.get("ownerReferences", []) if o.get("controller")]
+        owner = owners[0] if len(owners) == 1 else None
+        if owner is not None and (owner.get("name"), owner.get("uid")) != (
+                self.name, self.globals["workflow.uid"]):
+            owner = {"wrong": owner}
+        phase, done = child.run_workflow(manifest, owner and owner.get("name"))
+        status = {"status": {"phase": phase}}
+        resource = tmpl["resource"]
+        if resource.get("failureCondition") and \
+                label_requirements_match(resource["failureCondition"], status):
+            return "Failed", done
+        if resource.get("successCondition") and \
+                label_requirements_match(resource["successCondition"], status):
+            return "Succeeded", done
+        if not resource.get("successCondition"):
+            return "Succeeded", done
+        raise ArgoError("%s: the Workflow ended %s, which no condition matches: the resource "
+                        "template would wait for ever" % (tmpl["name"], phase))
+
+    def delete_selected(self, tmpl, flags):
+        """argoexec `resource delete` with flags and no manifest (resource.go
+        getKubectlArguments: `kubectl delete --ignore-not-found <flags> -o name`), of Workflows
+        by a label selector: those of the run whose labels match, as the controller labels them
+        (operator.go markWorkflowPhase: workflows.argoproj.io/completed "true" once Succeeded,
+        Failed or Error); and, by the garbage collector, everything they own (ownerReferences,
+        background propagation), their own parts' Workflows among them."""
+        kind, namespace, selector = None, None, None
+        for flag in flags:
+            if flag.startswith("--namespace="):
+                namespace = flag[len("--namespace="):]
+            elif flag.startswith("--selector="):
+                selector = flag[len("--selector="):]
+            elif not flag.startswith("-") and kind is None:
+                kind = flag
+            else:
+                raise ArgoError("kubectl delete: a flag the model does not know: %s" % flag)
+        if kind not in ("workflows.argoproj.io", "workflows", "workflow", "wf") or \
+                selector is None:
+            raise ArgoError("%s: a delete that selects no Workflows: %s" % (tmpl["name"], flags))
+        if namespace != (self.namespace or "argo"):
+            raise ArgoError("%s: deletes in namespace %r, not the workflow's" %
+                            (tmpl["name"], namespace))
+        hit = []
+        for w in self.workflows:
+            labels = dict(w["labels"])
+            if w["phase"] in ("Succeeded", "Failed", "Error"):
+                labels["workflows.argoproj.io/completed"] = "true"
+            if not w["deleted"] and labels_match(selector, labels):
+                hit.append(w["name"])
+        while hit:
+            name = hit.pop()
+            for w in self.workflows:
+                if w["name"] == name and not w["deleted"]:
+                    w["deleted"] = True
+                    hit += [o["name"] for o in self.workflows if o["owner"] == name]
+        self.deleted.append({"template": tmpl["name"], "kind": "Workflow", "object": None,
+                             "selector": selector, "after": len(self.created)})
+        return None
+
+
+class Shutdown(Exception):
+    """A stop or terminate of the submitted Workflow, mid-run (Workflow `stop`)."""
+
+    def __init__(self, strategy):
+        super().__init__(strategy)
+        self.strategy = strategy
+
+
+def labels_match(selector, labels):
+    """k8s.io/apimachinery labels.Parse of a selector of `k=v`, `k==v`, `k!=v` terms: a missing
+    label never equals and always differs."""
+    for term in selector.split(","):
+        if "!=" in term:
+            key, value = term.split("!=", 1)
+            if labels.get(key.strip()) == value.strip():
+                return False
+        else:
+            key, value = term.split("==", 1) if "==" in term else term.split("=", 1)
+            if labels.get(key.strip()) != value.strip():
+                return False
+    return True
+
+
+def label_requirements_match(selector, obj):
+    """workflow/executor/resource.go matchConditions: the condition is a label selector
+    (k8s.io/apimachinery labels.Parse) whose keys are gjson paths into the object's JSON; every
+    requirement must match. The operators flowc writes: `==`, `!=`, `in (...)`."""
+    for requirement in [r.strip() for r in split_requirements(selector)]:
+        if " in " in requirement:
+            key, values = requirement.split(" in ", 1)
+            allowed = [v.strip() for v in values.strip().strip("()").split(",")]
+            ok = lookup(obj, key.strip()) in allowed
+        elif "!=" in requirement:
+            key, value = requirement.split("!=", 1)
+            ok = lookup(obj, key.strip()) != value.strip()
+        else:
+            key, value = requirement.split("==", 1) if "==" in requirement else \
+                requirement.split("=", 1)
+            ok = lookup(obj, key.strip()) == value.strip()
+        if not ok:
+            return False
+    return True
+
+
+def split_requirements(selector):
+    out, depth, current = [], 0, ""
+    for c in selector:
+        depth += c == "("
+        depth -= c == ")"
+        if c == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += c
+    return out + [current]
+
+
+def lookup(obj, path):
+    for key in path.split("."):
+        if not isinstance(obj, dict) or key not in obj:
+            return None
+        obj = obj[key]
+    return obj if isinstance(obj, str) else go_json(obj)
+
+
 def run(docs, version, params=None, name="flow-x7k2p", outcomes=None):
     """What one run of the WorkflowTemplate in `docs` creates (see Workflow)."""
     return Workflow(docs, version, params, name, outcomes).run()
+
+
+def run_all(docs, version, params=None, name="flow-x7k2p", outcomes=None, service_account="",
+            stop=None):
+    """The run, and every Workflow object it made (Workflow.workflows), the submitted one's
+    last."""
+    workflow = Workflow(docs, version, params, name, outcomes, service_account=service_account,
+                        stop=stop)
+    workflow.run()
+    return workflow
 
 
 # --- self-test: facts from Argo's own tests and docs ----------------------------------------

@@ -400,13 +400,16 @@ def model_pod(created, where, failures, runtimes):
     return {"metadata": metadata, "spec": spec} if metadata else {"spec": spec}
 
 
-def check_runs(ir, runs, where, failures, jobsets, runtimes=()):
+def check_runs(ir, runs, where, failures, jobsets, runtimes=(), values=None, models=None,
+               **run_options):
     """One run of the workflow on the model of Argo per version, (version, documents) in
-    `runs`, with hostile values: each step's pods and gangs, once per element, equal the IR's
-    pod with the values in its command, as the container receives them (kubelet's reading on
-    both sides). Appends each JobSet or TrainJob, as Argo 4.1 creates it, to `jobsets`.
-    Returns {version: what the run created} (argo_model.Workflow.created)."""
-    values = param_values(ir)
+    `runs`, with hostile values (`values`, or param_values): each step's pods and gangs, once
+    per element, equal the IR's pod with the values in its command, as the container receives
+    them (kubelet's reading on both sides). Appends each JobSet or TrainJob, as Argo 4.1
+    creates it, to `jobsets`, and each run (argo_model.Workflow, run with `run_options`) to
+    `models`, by version. Returns {version: what the run created}
+    (argo_model.Workflow.created)."""
+    values = param_values(ir) if values is None else values
     steps = {s["k8s_name"]: s for s in ir["steps"]}
     by_name = {s["name"]: s for s in ir["steps"]}
     # A bounded gang is created by the template its step's DAG runs (in any WorkflowTemplate
@@ -430,10 +433,13 @@ def check_runs(ir, runs, where, failures, jobsets, runtimes=()):
     runs_created = {}
     for version, docs in runs:
         try:
-            created = argo_model.run(docs, version, values, name=WORKFLOW_NAME)
+            model = argo_model.run_all(docs, version, values, name=WORKFLOW_NAME, **run_options)
         except argo_model.ArgoError as e:
             failures.append(f"{where}: Argo {version} fails the run: {e}")
             continue
+        created = model.created
+        if models is not None:
+            models[version] = model
         runs_created[version] = created
         counts = {}
         for c in created:

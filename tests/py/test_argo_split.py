@@ -16,6 +16,12 @@ DAG past 200 tasks), each compiled for Argo 4.1 and 3.7:
   - and each pod waits for exactly what its step waits for in the flow: everything its step's
     predecessors' pods wait for, and their pods, and nothing else (in the flow's own terms: the
     pods of its step's ancestors, per element).
+  - every Workflow object of the run (the parent and each part's, issue 39) stays under 1 MiB,
+    is owned by its creator and runs with the run's service account; the output is the same
+    twice, and `-o DIR/` writes all of it; for some flows the params are HOSTILE;
+  - `argo stop` mid-run leaves no Workflow running (the exit handler stop-parts), also when a
+    part creates parts of its own; `argo terminate` leaves the running parts running, as
+    docs/argo.md says; and the mutants "lost", "ignored", "greedy", "no stop" fail.
 The chains at the limits are golden files (tests/golden/argo/split/). The schema checks of the
 same outputs are tests/py/test_argo_split_schema.py.
 """
@@ -82,6 +88,28 @@ def long_body_flow(arms):
         lines.append(f'  step a{i} {{ run "echo a{i} {{{{item}}}}" next join }}')
     lines += ['  step join { run "echo join {{item}}" next merge }',
               '  step merge { run "echo merge" next end }', '  step end { run "echo end" }', "}"]
+    return "\n".join(lines) + "\n"
+
+
+def nested_flow(before, arms, after):
+    """A chain of `before` steps, a foreach over a param of two elements whose body splits into
+    `arms` arms, then `after` steps: the body's own parts are created inside a part (a part's
+    Workflow that creates parts of its own)."""
+    lines = ['@kubernetes(namespace="ml", image="busybox")', "flow nested_parts {",
+             '  param xs: list = ["a", "b"]']
+    names = ["start"] + [f"p{i}" for i in range(1, before)]
+    for i, step in enumerate(names):
+        nxt = names[i + 1] if i + 1 < len(names) else "body foreach xs"
+        lines.append(f'  step {step} {{ run "echo {step}" next {nxt} }}')
+    lines.append('  step body { run "echo body {{item}}" next %s }'
+                 % ", ".join(f"a{i}" for i in range(arms)))
+    lines += [f'  step a{i} {{ run "echo a{i} {{{{item}}}}" next join }}' for i in range(arms)]
+    tail = [f"q{i}" for i in range(after - 1)] + ["end"]
+    lines.append(f'  step join {{ run "echo join {{{{item}}}}" next {tail[0]} }}')
+    for i, step in enumerate(tail):
+        nxt = f" next {tail[i + 1]}" if i + 1 < len(tail) else ""
+        lines.append(f'  step {step} {{ run "echo {step}"{nxt} }}')
+    lines.append("}")
     return "\n".join(lines) + "\n"
 
 
@@ -195,7 +223,7 @@ def check_limits(ir, docs, texts, where, failures):
         size = len(texts[i].encode())
         if len(templates) > MAX_TEMPLATES or size >= MAX_BYTES or len(name) > 63:
             failures.append(f"{where}: {name}: {len(templates)} templates, {size} bytes")
-        if name != main and set(d["spec"]) != {"templates"}:
+        if name != main and not {"entrypoint", "arguments", "templates"} <= set(d["spec"]):
             failures.append(f"{where}: {name} has {sorted(d['spec'])}")
         if d["metadata"].get("namespace") != docs[workflows[-1]]["metadata"].get("namespace"):
             failures.append(f"{where}: {name} in another namespace")
@@ -203,9 +231,8 @@ def check_limits(ir, docs, texts, where, failures):
             if "dag" in tpl and len(tpl["dag"]["tasks"]) > MAX_TASKS:
                 failures.append(f"{where}: DAG {tpl['name']}: {len(tpl['dag']['tasks'])} tasks")
             for task in tpl.get("dag", {}).get("tasks", []):
-                ref = task.get("templateRef")
-                if ref and ref["name"] == name:
-                    failures.append(f"{where}: {tpl['name']} refers to its own WorkflowTemplate")
+                if "templateRef" in task:  # a part runs as a Workflow of its own
+                    failures.append(f"{where}: {tpl['name']} uses a templateRef")
     return parts
 
 
@@ -220,8 +247,22 @@ def gang_steps(ir, docs):
     return out
 
 
-def check_flow(path, where, failures, expect_split=True):
-    """Compiles `path` for both versions and checks the outputs; returns their paths."""
+# Params as hostile as the run's values get: braces as Argo's tags (`{{ds}}`, `{{name}}`, an
+# unclosed `{{`, a lone `}}`: none Argo resolves, which docs/argo.md says it would read), the
+# escape flowc writes for `{` (`\u007b`) spelled literally, kubelet's `$(VAR)`, quotes,
+# backslashes, a newline, a tab, YAML's indicators and text beyond ASCII.
+HOSTILE = '{{ds}} {{name}} {{ open \\u007b{ }} $(HOME) $$ "q" \'s\' \\ \\\\ \n- x: #y\t\u00fc\u65e5\U0001f600'
+
+
+def hostile_values(ir):
+    """Every param HOSTILE (with its name), a list param a list of HOSTILE texts."""
+    return {p["name"]: json.dumps([HOSTILE, HOSTILE + p["name"]], ensure_ascii=False)
+            if p["type"] == "list" else HOSTILE + p["name"] for p in ir["params"]}
+
+
+def check_flow(path, where, failures, expect_split=True, hostile=False):
+    """Compiles `path` for both versions and checks the outputs; returns their paths.
+    `hostile`: the runs' params are HOSTILE."""
     ir = t.ir_of(path)
     runs = []
     outputs = []
@@ -233,11 +274,18 @@ def check_flow(path, where, failures, expect_split=True):
             return []
         docs, texts = documents(result.stdout)
         parts = check_limits(ir, docs, texts, f"{where} ({version})", failures)
-        nested = any(t_["name"].endswith("-dag") for d in docs if d["kind"] == "WorkflowTemplate"
-                     for t_ in d["spec"]["templates"])
-        if expect_split and not parts and not nested:
+        if expect_split and not parts:
             failures.append(f"{where} ({version}): not split")
         if major == 4:
+            # Deterministic, and `-o DIR/` writes every document, the parts included.
+            again = t.run_flowc("compile", path, "--target", "argo", "-o", "-")
+            if again.stdout != result.stdout:
+                failures.append(f"{where}: two compiles differ")
+            outdir = tempfile.mkdtemp(dir=TMP)
+            t.run_flowc("compile", path, "--target", "argo", "-o", outdir + os.sep)
+            written = [os.path.join(outdir, f) for f in os.listdir(outdir)]
+            if len(written) != 1 or open(written[0], encoding="utf-8").read() != result.stdout:
+                failures.append(f"{where}: -o DIR/ wrote {os.listdir(outdir)}, not the stream")
             listed = t.run_flowc("compile", path, "--target", "argo", "--list-objects")
             want = [f"workflowtemplate.argoproj.io/{p}" for p in parts]
             got = [line for line in listed.stdout.splitlines() if line.startswith("workflowt")]
@@ -248,11 +296,88 @@ def check_flow(path, where, failures, expect_split=True):
             f.write(result.stdout)
         outputs.append(out)
         runs.append((major, docs))
-    created = test_argo.check_runs(ir, runs, where, failures, [])
+    models = {}
+    created = test_argo.check_runs(ir, runs, where, failures, [],
+                                   values=hostile_values(ir) if hostile else None,
+                                   models=models, service_account=SERVICE_ACCOUNT)
+    for major, model in sorted(models.items()):
+        check_objects(model, f"{where} (Argo {major})", failures)
     gangs = gang_steps(ir, runs[0][1])
     for major, made in sorted(created.items()):
         check_waits(ir, made, gangs, f"{where} (Argo {major})", failures)
     return outputs
+
+
+def check_objects(run, where, failures):
+    """The run's Workflow objects (the model's record, argo_model.Workflow.workflows): each
+    part's Workflow is owned by the Workflow that created it and runs with the service account
+    the run was submitted with, none is deleted, the run succeeds, and no object holds more than
+    1 MiB (its spec, storedWorkflowTemplateSpec, storedTemplates and nodes). Returns the
+    largest object's bytes."""
+    names = {w["name"] for w in run.workflows}
+    for w in run.workflows:
+        if w["bytes"] > MAX_BYTES:
+            failures.append(f"{where}: Workflow {w['name']} holds {w['bytes']} bytes")
+        if w["name"] != test_argo.WORKFLOW_NAME and w["owner"] not in names:
+            failures.append(f"{where}: Workflow {w['name']} is owned by {w['owner']!r}")
+        # A part runs as the run does: with the service account it was submitted with.
+        if w["serviceAccountName"] != SERVICE_ACCOUNT:
+            failures.append(f"{where}: Workflow {w['name']} runs as {w['serviceAccountName']!r}")
+        if w["deleted"]:
+            failures.append(f"{where}: Workflow {w['name']} was deleted")
+    if run.phase != "Succeeded":
+        failures.append(f"{where}: the run ends {run.phase}")
+    LARGEST[where] = max(w["bytes"] for w in run.workflows), len(run.workflows)
+    return LARGEST[where][0]
+
+
+LARGEST = {}
+SERVICE_ACCOUNT = "flow-runner"
+
+
+def check_stop(path, where, expect, nested=False):
+    """`argo stop` of the run, at a quarter, half and three quarters of its pods: no Workflow of
+    the run is left running (the parts still running are deleted, and what they own with
+    them), and only those are deleted. `argo terminate` at the same points: the parts running
+    then run on (Terminate runs no exit handler), as docs/argo.md says. The checks fail when
+    the main WorkflowTemplate has no exit handler (mutant "no stop"). `nested`: a part creates
+    parts of its own, and a stop deletes those through their owner, the part it deletes."""
+    ir = t.ir_of(path)
+    docs, _ = documents(t.run_flowc("compile", path, "--target", "argo", "-o", "-").stdout)
+    values = test_argo.param_values(ir)
+    full = argo_model.run_all(docs, 4, values, name=test_argo.WORKFLOW_NAME)
+    pods = sum(1 for c in full.created if c["kind"] == "Pod")
+
+    def stopped(d, strategy):
+        """[(running when stopped, left running, wrongly deleted)] per point."""
+        out = []
+        for at in (pods // 4, pods // 2, 3 * pods // 4):
+            run = argo_model.run_all(d, 4, values, name=test_argo.WORKFLOW_NAME,
+                                     stop=(strategy, at))
+            by_name = {w["name"]: w for w in run.workflows}
+            running = [w["name"] for w in run.workflows if w["phase"] == "Running"]
+            left = [n for n in running if not by_name[n]["deleted"]]
+            wrong = [w["name"] for w in run.workflows if w["deleted"] and w["phase"] != "Running"
+                     and not by_name.get(w["owner"], {}).get("deleted")]
+            out.append((running, left, wrong))
+            cascaded.update(w["name"] for w in run.workflows if w["deleted"] and
+                            w["owner"] != test_argo.WORKFLOW_NAME)
+        return out
+
+    cascaded = set()
+
+    stop = stopped(docs, "Stop")
+    expect(f"{where}: a stop finds parts running", all(r for r, _, _ in stop), stop)
+    expect(f"{where}: nothing runs after a stop", not any(l or w for _, l, w in stop), stop)
+    if nested:
+        expect(f"{where}: a stop deletes a part's own parts", cascaded, "none deleted")
+    terminate = stopped(docs, "Terminate")
+    expect(f"{where}: after a terminate the running parts run on",
+           all(r and l == r and not w for r, l, w in terminate), terminate)
+    mutant = json.loads(json.dumps(docs))
+    del mutant[-1]["spec"]["onExit"]
+    expect(f"{where}: a mutant (no stop) fails",
+           any(l for _, l, _ in stopped(mutant, "Stop")), "no failure found")
 
 
 def check_check(path, output, where, failures):
@@ -262,13 +387,13 @@ def check_check(path, output, where, failures):
         text = f.read()
     texts = text.split("\n---\n")
     part = next(i for i, d in enumerate(texts) if "-part-1\n" in d)
-    texts[part] = texts[part].replace("echo end", "echo END")
+    texts[part] = texts[part].replace("echo start", "echo START")
     changed = output + ".changed.yaml"
     with open(changed, "w", encoding="utf-8") as f:
         f.write("\n---\n".join(texts))
     differs = t.run_flowc("compile", path, "--target", "argo", "--check", "-o", changed)
     if same.returncode != 0 or differs.returncode != 1 or "+" not in differs.stdout or \
-            "echo END" not in differs.stdout:
+            "echo START" not in differs.stdout:
         failures.append(f"{where}: --check exits {same.returncode} on the same text, "
                         f"{differs.returncode} on a changed part:\n{differs.stdout[:400]}")
 
@@ -300,16 +425,64 @@ def check_mutants(path, where, expect, kinds):
 
     def late(mutant):
         # The first arm's first step waits for the second arm's last.
-        nested = next(x for d in mutant if d["kind"] == "WorkflowTemplate"
-                      for x in d["spec"]["templates"] if x["name"].endswith("-dag"))
-        nested["dag"]["tasks"][0]["depends"] = nested["dag"]["tasks"][3]["name"]
+        part = next(d for d in mutant if d["kind"] == "WorkflowTemplate")
+        tasks = part["spec"]["templates"][0]["dag"]["tasks"]
+        tasks[0]["depends"] = tasks[3]["name"]
 
     def missing(mutant):
         mutant[:] = mutant[1:]
 
+    def lost(mutant):
+        # A dependency across a part's boundary is lost: the first task of the parent's DAG
+        # that waits for a part, or a part that waits for a task, no longer waits.
+        tasks = mutant[-1]["spec"]["templates"][0]["dag"]["tasks"]
+        parts = {x["name"] for x in tasks if x["template"] == "create-part"}
+        for x in tasks:
+            if "depends" in x and (x["name"] in parts or
+                                   parts & {d.strip() for d in x["depends"].split("&&")}):
+                del x["depends"]
+                return
+
+    def ignored(mutant):
+        # The parent takes a failed part's Workflow for a success.
+        for x in mutant[-1]["spec"]["templates"]:
+            if x.get("resource", {}).get("action") == "create":
+                x["resource"]["successCondition"] = "status.phase in (Succeeded,Failed,Error)"
+                del x["resource"]["failureCondition"]
+
+    def failed_run(mutant):
+        # A step of a part fails: the run must fail.
+        step = next(x["name"] for x in mutant[0]["spec"]["templates"] if "container" in x)
+        try:
+            run = argo_model.run_all(mutant, 4, values, name=test_argo.WORKFLOW_NAME,
+                                     outcomes={step: ["Failed"] * 10})
+        except argo_model.ArgoError as e:
+            return [str(e)]
+        # The failed part's Workflow stays, for its logs: the exit handler deletes none.
+        deleted = [w["name"] for w in run.workflows if w["deleted"]]
+        return [] if run.phase == "Failed" and not deleted else [
+            f"a failed {step} ends the run {run.phase}, deletes {deleted}"]
+
+    def greedy(mutant):
+        # The exit handler deletes the parts' Workflows that have completed too.
+        for x in mutant[-1]["spec"]["templates"]:
+            if x.get("resource", {}).get("action") == "delete":
+                x["resource"]["flags"] = [f.split(",")[0] for f in x["resource"]["flags"]]
+
+    mutant = json.loads(json.dumps(docs))
+    greedy(mutant)
+    expect(f"{where}: a mutant (greedy stop) fails", failed_run(mutant), "no failure found")
+    unchanged = json.loads(json.dumps(docs))
+    expect(f"{where}: a failed step in a part fails the run", not failed_run(unchanged),
+           failed_run(unchanged))
+    mutant = json.loads(json.dumps(docs))
+    ignored(mutant)
+    expect(f"{where}: a mutant (ignored failure) fails", failed_run(mutant), "no failure found")
+
     expect(f"{where}: the model reads the output", main[-1].get("depends") and
            not failures_of(lambda m: None), failures_of(lambda m: None))
-    for name, mutate in (("early", early), ("late", late), ("missing part", missing)):
+    for name, mutate in (("early", early), ("late", late), ("missing part", missing),
+                         ("lost", lost)):
         if name not in kinds:
             continue
         found = failures_of(mutate)
@@ -341,26 +514,35 @@ def main():
                   max(len(x["dag"]["tasks"]) for x in d["spec"]["templates"] if "dag" in x)
                   if any("dag" in x for x in d["spec"]["templates"]) else 0) for d in docs]
         want = {199: [("limit-200-templates", 200, 199)],
-                200: [("limit-201-templates-part-1", 1, 0), ("limit-201-templates", 200, 200)],
-                201: [("limit-201-tasks-part-1", 3, 0), ("limit-201-tasks", 200, 200)]}[steps]
+                # The first 196 steps are a part; the main one runs it and the rest (and has
+                # create-part and stop-parts).
+                200: [("limit-201-templates-part-1", 197, 196), ("limit-201-templates", 7, 5)],
+                201: [("limit-201-tasks-part-1", 197, 196), ("limit-201-tasks", 8, 6)]}[steps]
         expect(f"{name} shape", shape == want, f"{shape}")
         outputs += check_flow(path, name, failures, expect_split=steps > 199)
         if steps == 200:
             check_check(path, outputs[-2], name, failures)
         if steps == 201:
-            check_mutants(path, name, expect, ("early", "missing part"))
+            check_mutants(path, name, expect, ("early", "missing part", "lost"))
+            check_stop(path, name, expect)
         expect(name, True)
     # Shapes the generator does not make: a long foreach body, a wide split.
     for name, text in (("long_body", long_body_flow(250)), ("wide_split", wide_flow(250))):
-        outputs += check_flow(write(name + ".flow", text), name, failures)
+        outputs += check_flow(write(name + ".flow", text), name, failures, hostile=True)
         if name == "wide_split":
             check_mutants(os.path.join(TMP, name + ".flow"), name, expect, ("late",))
         expect(name, True)
+    # A part that creates parts of its own (a split foreach body inside a part).
+    path = write("nested_parts.flow", nested_flow(150, 200, 60))
+    outputs += check_flow(path, "nested_parts", failures, hostile=True)
+    check_stop(path, "nested_parts", expect, nested=True)
+    expect("nested_parts", True)
     # bench/'s generator: branches, nested foreach, bounded gangs, retries, a schedule.
     for steps in (201, 250, 1000, 10000):
         flow = subprocess.run([t.PYTHON, os.path.join(t.SOURCE_DIR, "bench", "gen_flow.py"),
                                str(steps), "--exact"], capture_output=True, text=True, check=True).stdout
-        outputs += check_flow(write(f"bench_{steps}.flow", flow), f"bench_{steps}", failures)
+        outputs += check_flow(write(f"bench_{steps}.flow", flow), f"bench_{steps}", failures,
+                              hostile=steps in (250, 1000))
         expect(f"bench_{steps}", True)
     with open(os.path.join(TMP, "outputs.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(outputs) + "\n")

@@ -1,5 +1,6 @@
 """Schema checks of flows over Argo's limits (issue 33): the outputs test_argo_split.py runs
-through the model of Argo (chains at the limits, a long foreach body, a wide split, and
+through the model of Argo (chains at the limits, a long foreach body, a wide split, a part
+that creates parts, and
 bench/gen_flow.py's 201, 250, 1,000 and 10,000 steps), each as compiled for Argo 4.1 and 3.7,
 pass the schema checks for that version (flowc_testlib.validate: every WorkflowTemplate, the
 further ones with templates only and no entrypoint, and the CronWorkflow).
@@ -22,6 +23,7 @@ def main():
                                  (201, "limit_201_tasks"))]
     flows.append(split.write("long_body.flow", split.long_body_flow(250)))
     flows.append(split.write("wide_split.flow", split.wide_flow(250)))
+    flows.append(split.write("nested_parts.flow", split.nested_flow(150, 200, 60)))
     for steps in (201, 250, 1000, 10000):
         text = subprocess.run([t.PYTHON, os.path.join(t.SOURCE_DIR, "bench", "gen_flow.py"),
                                str(steps), "--exact"], capture_output=True, text=True, check=True).stdout
