@@ -20,8 +20,8 @@ constexpr const char* kElementHash = "{{=sprig.trunc(5, sprig.sha1sum(node.name)
 constexpr const char* kAttempt = "{{retries}}";
 
 // The gang's name, as the DAG computes it for both of its templates.
-std::string GangName(const ir::Step& step) {
-  std::string name = fmt::format("{}-{}", RunIdRef(), step.k8s_name);
+std::string GangName(const ir::Step& step, const std::string& run_id) {
+  std::string name = fmt::format("{}-{}", run_id, step.k8s_name);
   if (!step.enclosing_foreach.empty()) name += fmt::format("-{}", kElementHash);
   if (Retried(step)) name += fmt::format("-{}", kAttempt);
   return name;
@@ -66,8 +66,8 @@ void Template(YAML::Emitter& out, const std::string& name) {
 std::string GangInput() { return fmt::format("{{{{inputs.parameters.{}}}}}", kGangParameter); }
 
 void EmitBoundedGangDag(YAML::Emitter& out, const ir::Step& step, const Layout& layout,
-                        size_t index, bool in_body) {
-  const std::string gang = GangName(step);
+                        size_t index, bool in_body, const std::string& run_id) {
+  const std::string gang = GangName(step, run_id);
   Key(out, "dag");
   out << YAML::Value << YAML::BeginMap;
   Key(out, "tasks");

@@ -43,9 +43,10 @@ inline constexpr const char* kGangParameter = "gang";
 std::string GangInput();
 
 // The `dag` of the step's own template: the task that creates the gang, with the exit hook
-// that deletes it. `in_body`: the step sits in a foreach body and hands its element on.
+// that deletes it. `in_body`: the step sits in a foreach body and hands its element on;
+// `run_id`: the run's name as the template spells it (RunIdRef).
 void EmitBoundedGangDag(YAML::Emitter& out, const ir::Step& step, const Layout& layout,
-                        size_t index, bool in_body);
+                        size_t index, bool in_body, const std::string& run_id);
 
 // The `inputs` of the creating template: the gang's name, and the element in a body.
 void EmitGangInputs(YAML::Emitter& out, bool in_body);

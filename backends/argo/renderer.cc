@@ -166,7 +166,7 @@ void Renderer::SharedPullSecrets(Out& out) {
   if (!shared_pull_secrets_) return;
   for (size_t i = 0; i < flow_.steps.size(); ++i) {
     if (flow_.steps[i].parallel) continue;
-    ArgoStrings strings({RefStyle::kContainer, false}, flow_.steps[i].pod);
+    ArgoStrings strings({RefStyle::kContainer, false, in_part_}, flow_.steps[i].pod);
     k8s::EmitImagePullSecrets(out, flow_.steps[i].pod, strings);
     Collect(i, strings);
     break;
@@ -340,7 +340,7 @@ void Renderer::Leaf(size_t i) {
   if (BoundsGang(step)) {
     // A DAG around the template that creates the gang, and the one that deletes it.
     const bool in_body = Layout::ScopeOf(step).has_value();
-    EmitBoundedGangDag(out_, step, layout_, i, in_body);
+    EmitBoundedGangDag(out_, step, layout_, i, in_body, RunIdRef(in_part_));
     RetryStrategy(out_, step);
     out_ << YAML::EndMap;
     out_ << YAML::BeginMap;
@@ -369,7 +369,8 @@ template <class Out>
 void Renderer::Container(Out& out, size_t i) {
   const ir::Step& step = flow_.steps[i];
   ArgoStrings strings(
-      {RefStyle::kContainer, ir::CommandRefers(step.pod, graph::Segment::Kind::kItem)}, step.pod);
+      {RefStyle::kContainer, ir::CommandRefers(step.pod, graph::Segment::Kind::kItem), in_part_},
+      step.pod);
   // A plain step's pod is what Kueue admits (its pod integration): the queue labels go
   // on the template's metadata, which Argo gives the pod (kueue site/content/en/docs/tasks/
   // run/external_workloads/argo_workflow.md, "a different LocalQueue per template").
@@ -442,7 +443,7 @@ std::string Renderer::Manifest(size_t i) {
   // Named after the workflow, so a run's JobSets are told apart; inside a
   // foreach body or when retried also after the creating pod, so each
   // element's and each attempt's is.
-  std::string name = fmt::format("{}-{}", RunIdRef(), step.k8s_name);
+  std::string name = fmt::format("{}-{}", RunIdRef(in_part_), step.k8s_name);
   if (BoundsGang(step)) {
     name = GangInput();  // named by the DAG around it (bounded_gang.h)
   } else if (HasIterationSuffix(step)) {
@@ -456,7 +457,8 @@ std::string Renderer::Manifest(size_t i) {
   // An item's expression is evaluated in Argo's second pass, when a brace
   // that the first pass yielded anywhere before it in the manifest's text
   // would already have swallowed it.
-  ArgoStrings strings({spliced ? RefStyle::kManifest : RefStyle::kContainer, item}, step.pod);
+  ArgoStrings strings({spliced ? RefStyle::kManifest : RefStyle::kContainer, item, in_part_},
+                      step.pod);
   YAML::Emitter manifest;
   std::optional<k8s::DoubleQuotedStrings> quoted;
   if (spliced) quoted.emplace(manifest);

@@ -101,6 +101,8 @@ class Renderer {
   // A split flow's plan.
   const DagPlan* plan_ = nullptr;
   bool shared_pull_secrets_ = false;
+  // The templates being written run in a part's Workflow (split.h): RefContext::in_part.
+  bool in_part_ = false;
   ArgoVersion argo_version_ = ArgoVersion::k4_1;
   std::vector<std::pair<size_t, std::string>> unsafe_;
 };

@@ -66,7 +66,7 @@ bool CreatesParts(const DagPlan& plan, const std::vector<DagEntry>& entries) {
 
 Sizes Renderer::Measure() {
   // Each template as long as it can be: with the run's name spelled as in a part.
-  SetRunIdFromParameter(true);
+  in_part_ = true;
   Sizes sizes;
   const size_t steps = flow_.steps.size();
   sizes.step_templates.resize(steps);
@@ -90,7 +90,7 @@ Sizes Renderer::Measure() {
     sizes.body_tasks[i] = out_.size() - before;
   }
   EndWorkflowTemplate();
-  SetRunIdFromParameter(false);
+  in_part_ = false;
   return sizes;
 }
 
@@ -98,12 +98,12 @@ void Renderer::SplitWorkflowTemplates(const DagPlan& plan) {
   plan_ = &plan;
   // The parts first, so that `kubectl apply -f` creates them before what creates their
   // Workflows; in the parts, `{{run_id}}` is the parameter their creators pass on.
-  SetRunIdFromParameter(true);
+  in_part_ = true;
   for (size_t part = 0; part < plan.parts().size(); ++part) {
     PartWorkflowTemplate(part);
     out_ << YAML::BeginDoc;
   }
-  SetRunIdFromParameter(false);
+  in_part_ = false;
   const std::vector<DagEntry>& entries = plan.root(std::nullopt);
   const bool creates = CreatesParts(plan, entries);
   BeginWorkflowTemplate(0, creates ? &plan.stop_name() : nullptr);
@@ -133,11 +133,13 @@ void Renderer::PartWorkflowTemplate(size_t index) {
   Key(out_, "parameters");
   out_ << YAML::Value << YAML::BeginSeq;
   // Declared without a value: the creator always gives one (a default here would only hide a
-  // creator that does not).
+  // creator that does not). CreatePart is one template for every part, so it passes the element
+  // to each (empty outside a foreach body), and each declares it: a Workflow's arguments then
+  // name only parameters its WorkflowTemplate has.
   std::vector<std::string> names;
   for (const ir::Param& param : flow_.params) names.push_back(param.name);
   names.push_back(kRunIdParameter);
-  if (part.scope) names.push_back(kItemParameter);
+  names.push_back(kItemParameter);
   for (const std::string& name : names) {
     out_ << YAML::BeginMap;
     Key(out_, "name");
@@ -293,7 +295,7 @@ std::string Renderer::PartManifest() {
   const std::string& ns = flow_.steps.front().pod.namespace_;
   std::string text = "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata:\n";
   // The API server adds 5 characters, cutting the run's name to fit 63.
-  text += fmt::format("  generateName: \"{}-\"\n", RunIdRef());
+  text += fmt::format("  generateName: \"{}-\"\n", RunIdRef(in_part_));
   if (!ns.empty()) text += fmt::format("  namespace: \"{}\"\n", ns);
   text +=
       "  ownerReferences:\n"
@@ -316,7 +318,8 @@ std::string Renderer::PartManifest() {
     text += fmt::format("      - name: \"{}\"\n        value: {}\n", param.name,
                         ManifestValue(fmt::format("workflow.parameters['{}']", param.name)));
   }
-  text += fmt::format("      - name: \"{}\"\n        value: \"{}\"\n", kRunIdParameter, RunIdRef());
+  text += fmt::format("      - name: \"{}\"\n        value: \"{}\"\n", kRunIdParameter,
+                      RunIdRef(in_part_));
   text += fmt::format("      - name: \"{}\"\n        value: {}\n", kItemParameter,
                       ManifestValue(fmt::format("inputs.parameters.{}", kItemParameter)));
   return text;

@@ -236,16 +236,8 @@ std::string ItemRef(const RefContext& context, std::string_view braces) {
   return ValueExpression(kDecodedItem, context, braces, /*hide_braces=*/false);
 }
 
-namespace {
-// Whether the templates being written run in a part's Workflow (split.h), whose own name is not
-// the run's: there the run's name is the parameter the part's creator passes on.
-bool run_id_from_parameter = false;
-}  // namespace
-
-void SetRunIdFromParameter(bool from_parameter) { run_id_from_parameter = from_parameter; }
-
-std::string RunIdRef() {
-  if (run_id_from_parameter) return fmt::format("{{{{workflow.parameters.{}}}}}", kRunIdParameter);
+std::string RunIdRef(bool in_part) {
+  if (in_part) return fmt::format("{{{{workflow.parameters.{}}}}}", kRunIdParameter);
   return "{{workflow.name}}";
 }
 
@@ -367,7 +359,7 @@ std::string TranslateText(const ir::Text& text, const RefContext& context) {
         out += ItemRef(context, piece.braces);
         break;
       case Segment::Kind::kRunId:
-        out += RunIdRef();
+        out += RunIdRef(context.in_part);
         break;
     }
   }

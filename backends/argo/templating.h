@@ -62,6 +62,9 @@ struct RefContext {
   // The template uses the foreach element, which Argo resolves one pass
   // after the params: a param's value must then not show Argo a `{`.
   bool uses_item = false;
+  // The template runs in a part's Workflow (split.h), whose own name is not the run's: there
+  // the run's name is kRunIdParameter, which the part's creator passes on.
+  bool in_part = false;
 };
 
 // A reference to param `name`, to the element, to the run, as a template of
@@ -70,11 +73,8 @@ struct RefContext {
 std::string ParamRef(std::string_view name, const RefContext& context,
                      std::string_view braces = {});
 std::string ItemRef(const RefContext& context, std::string_view braces = {});
-std::string RunIdRef();
-// What RunIdRef writes from now on: the run's own Workflow's name, or (in the templates of a
-// split flow's part, which runs as a Workflow of its own) kRunIdParameter. The renderer sets it
-// around each part's WorkflowTemplate; one compile writes one document at a time.
-void SetRunIdFromParameter(bool from_parameter);
+// The run's name: its Workflow's own, or in a part (RefContext::in_part) kRunIdParameter.
+std::string RunIdRef(bool in_part);
 
 // How a DAG task hands the element on: the expanded item as withItems and
 // withParam carry it, or the input of the body it runs in; both still encoded.
