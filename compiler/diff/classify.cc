@@ -116,6 +116,19 @@ std::string FieldName(const Path& path) {
   return out;
 }
 
+Change ChangeOf(const Leaf& leaf, std::string step) {
+  Change change;
+  change.step = std::move(step);
+  change.field = FieldName(leaf.path);
+  change.kind = !leaf.old_value   ? Kind::kAdded
+                : !leaf.new_value ? Kind::kRemoved
+                                  : Kind::kChanged;
+  change.old_value = leaf.old_value;
+  change.new_value = leaf.new_value;
+  change.raw_path = leaf.pointer;
+  return change;
+}
+
 bool IgnoredStepMember(const std::string& key) {
   return key == "line" || key == "k8s_name" || key == "predecessors" ||
          key == "enclosing_foreach" || key == "name" || key == "objects";

@@ -22,6 +22,10 @@ Section ClassifyFlowPath(const Path& path);
 // "container", and "pod.spec" and "pod.metadata" to "pod".
 std::string FieldName(const Path& path);
 
+// The change a leaf is: its field named by FieldName, with the leaf's values. The
+// section is the caller's to set (a step's, the flow's or an object's table).
+Change ChangeOf(const Leaf& leaf, std::string step);
+
 // Whether a member of a step's IR JSON is left out of the comparison because it is derived
 // from others or is a position in the source, not part of the pod: "line" (a comment moves
 // it), "k8s_name" (the name's), "predecessors" (the other steps' "next"), "enclosing_foreach"

@@ -175,23 +175,10 @@ class Comparer {
       DiffJson(a, b, path, "/" + PointerToken(key), leaves);
     }
     for (Leaf& leaf : leaves) {
-      Change change = Make(leaf, "");
+      Change change = ChangeOf(leaf, "");
       change.section = ClassifyFlowPath(leaf.path);
       out_.push_back(std::move(change));
     }
-  }
-
-  Change Make(Leaf& leaf, std::string step) {
-    Change change;
-    change.step = std::move(step);
-    change.field = FieldName(leaf.path);
-    change.kind = !leaf.old_value   ? Kind::kAdded
-                  : !leaf.new_value ? Kind::kRemoved
-                                    : Kind::kChanged;
-    change.old_value = std::move(leaf.old_value);
-    change.new_value = std::move(leaf.new_value);
-    change.raw_path = std::move(leaf.pointer);
-    return change;
   }
 
   static std::map<std::string, StepRef> ByName(const Json& doc) {
@@ -306,7 +293,7 @@ class Comparer {
     }
     for (Leaf& leaf : leaves) {
       Section section = ClassifyStepPath(leaf.path);
-      Change change = Make(leaf, name);
+      Change change = ChangeOf(leaf, name);
       change.section = section;
       out.push_back(std::move(change));
     }

@@ -118,15 +118,7 @@ void ObjectComparer::ComparePair(const Entry& o, const Entry& n, const std::stri
   std::vector<Leaf> leaves;
   DiffJson(a, b, {{PathElement::Type::kKey, field}}, pointer, leaves);
   for (Leaf& leaf : leaves) {
-    Change change;
-    change.step = step;
-    change.field = FieldName(leaf.path);
-    change.kind = !leaf.old_value   ? Kind::kAdded
-                  : !leaf.new_value ? Kind::kRemoved
-                                    : Kind::kChanged;
-    change.old_value = std::move(leaf.old_value);
-    change.new_value = std::move(leaf.new_value);
-    change.raw_path = std::move(leaf.pointer);
+    Change change = ChangeOf(leaf, step);
     change.section = SectionOf(kind);
     // A TrainingRuntime holds the step's pod: its fields are classified as the step's are, and
     // its node count is the gang's.
