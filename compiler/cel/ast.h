@@ -8,7 +8,6 @@
 #define FLOWC_CEL_AST_H_
 
 #include <memory>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -49,8 +48,6 @@ struct Expr {
   Macro macro = Macro::kAll;
   std::vector<bool> optional_entries;
   std::vector<std::unique_ptr<Expr>> args;
-  // matches() with a constant pattern: compiled once, and a bad pattern is a compile error.
-  std::shared_ptr<const std::regex> regex;
 };
 
 }  // namespace flowc::cel

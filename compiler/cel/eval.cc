@@ -49,7 +49,7 @@ class Evaluator {
           args.push_back(Eval(*a));
           if (args.back().IsError()) return args.back();  // functions are strict
         }
-        return Call(e.fn, args, e.regex.get());
+        return Call(e.fn, args);
       }
       case Expr::kList:
         return MakeList(e);

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "compiler/cel/library.h"
+#include "compiler/rules/regexp.h"
 
 namespace flowc::cel {
 namespace {
@@ -301,18 +302,14 @@ Value ToBool(const Value& v, const std::vector<Value>& args) {
   return Value::Error(fmt::format("cannot convert {} to bool", Debug(v)));
 }
 
-Value Matches(const Value& text, const Value& pattern, const std::regex* compiled,
-              const std::vector<Value>& args) {
+// cel-go's string.Match (common/types/string.go): regexp.MatchString, a search that matches
+// anywhere unless the pattern anchors itself.
+Value Matches(const Value& text, const Value& pattern, const std::vector<Value>& args) {
   if (text.kind != Value::kString || pattern.kind != Value::kString)
     return NoOverload(Fn::kMatches, args);
-  std::regex re;
-  if (compiled == nullptr) {
-    std::string error;
-    if (!CompileRegex(pattern.s, &re, &error)) return Value::Error(error);
-    compiled = &re;
-  }
-  // RE2's matches() is a search: the pattern matches anywhere unless anchored.
-  return Value::Bool(std::regex_search(text.s, *compiled));
+  std::string error;
+  if (!CheckRegex(pattern.s, &error)) return Value::Error(error);
+  return Value::Bool(rules::RegexpMatches(pattern.s, text.s));
 }
 
 }  // namespace
@@ -333,25 +330,12 @@ Fn Resolve(std::string_view name, bool receiver, size_t argc, std::string* error
   return Fn::kNone;
 }
 
-bool CompileRegex(const std::string& pattern, std::regex* out, std::string* error) {
-  // The patterns of CRD rules use the part of RE2's syntax that ECMAScript shares: classes,
-  // anchors, groups, alternation, counted repetition. RE2-only syntax ((?i), (?P<name>), \pL,
-  // \z) does not compile as ECMAScript and is reported; ECMAScript-only syntax (back-references,
-  // look-ahead) RE2 would reject is rejected here too. Differences left: ECMAScript's '.' does
-  // not match '\r' where RE2's does, and std::regex matches bytes, so '.' is one byte of a
-  // multi-byte UTF-8 character rather than the character. __polynomial (libstdc++) selects the
-  // breadth-first matcher: linear in the text, without recursion as deep as the text is long.
-  if (pattern.find("(?=") != std::string::npos || pattern.find("(?!") != std::string::npos) {
-    *error = fmt::format("invalid regular expression '{}': look-ahead is not RE2 syntax", pattern);
-    return false;
-  }
-  try {
-    *out = std::regex(pattern, std::regex::ECMAScript | std::regex_constants::__polynomial);
-  } catch (const std::regex_error& e) {
-    *error = fmt::format("invalid or unsupported regular expression '{}'", pattern);
-    return false;
-  }
-  return true;
+bool CheckRegex(const std::string& pattern, std::string* error) {
+  std::string why;
+  if (rules::RegexpCompiles(pattern, &why)) return true;
+  // regexp.Compile's error, as cel-go passes it on ("error parsing regexp: ...").
+  *error = fmt::format("error parsing regexp '{}': {}", pattern, why);
+  return false;
 }
 
 const char* FnName(Fn fn) {
@@ -391,7 +375,7 @@ const char* FnName(Fn fn) {
   return "?";
 }
 
-Value Call(Fn fn, const std::vector<Value>& args, const std::regex* regex) {
+Value Call(Fn fn, const std::vector<Value>& args) {
   switch (fn) {
     case Fn::kAdd:
     case Fn::kSub:
@@ -448,7 +432,7 @@ Value Call(Fn fn, const std::vector<Value>& args, const std::regex* regex) {
     case Fn::kDyn:
       return args[0];
     case Fn::kMatches:
-      return Matches(args[0], args[1], regex, args);
+      return Matches(args[0], args[1], args);
     case Fn::kContains:
     case Fn::kStartsWith:
     case Fn::kEndsWith: {

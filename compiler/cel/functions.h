@@ -9,7 +9,6 @@
 #ifndef FLOWC_CEL_FUNCTIONS_H_
 #define FLOWC_CEL_FUNCTIONS_H_
 
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,13 +78,12 @@ enum class Fn {
 // arguments.
 Fn Resolve(std::string_view name, bool receiver, size_t argc, std::string* error);
 
-// Calls fn on evaluated arguments, none of them an error. `regex` is matches()'s pattern
-// compiled when the rule was, or null to compile args[1] now.
-Value Call(Fn fn, const std::vector<Value>& args, const std::regex* regex);
+// Calls fn on evaluated arguments, none of them an error.
+Value Call(Fn fn, const std::vector<Value>& args);
 
-// A pattern in RE2's syntax (what CEL's matches() takes) as a std::regex, or an error. See
-// functions.cc for how far the two agree.
-bool CompileRegex(const std::string& pattern, std::regex* out, std::string* error);
+// Whether `pattern` is one matches() takes: Go's regexp syntax (RE2, compiler/rules/regexp.h),
+// as cel-go compiles it. When it is not, *error says why, in cel-go's words.
+bool CheckRegex(const std::string& pattern, std::string* error);
 
 // The display name of an operator or function, for messages: "_+_", "size".
 const char* FnName(Fn fn);

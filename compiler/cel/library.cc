@@ -241,7 +241,7 @@ Value Lists(Fn fn, const std::vector<Value>& args) {
         return NoOverload(fn, args);
       }
       for (size_t k = 1; k < n; ++k) {
-        total = Call(Fn::kAdd, {total, ListAt(list, k)}, nullptr);
+        total = Call(Fn::kAdd, {total, ListAt(list, k)});
         if (total.IsError()) return total;
       }
       return total;

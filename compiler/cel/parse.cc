@@ -333,19 +333,17 @@ class Builder {
     return e;
   }
 
-  // matches() with a constant pattern: compiled once, and a bad pattern fails the rule's
-  // compilation rather than each evaluation.
+  // matches() with a constant pattern: a bad pattern fails the rule's compilation, as cel-go's
+  // checker does, rather than each evaluation.
   bool AttachRegex(Expr* e, antlr4::Token* at) {
     if (e->fn != Fn::kMatches || e->args.size() != 2) return true;
     const Expr& pattern = *e->args[1];
     if (pattern.kind != Expr::kConst || pattern.constant.kind != Value::kString) return true;
-    auto regex = std::make_shared<std::regex>();
     std::string why;
-    if (!CompileRegex(pattern.constant.s, regex.get(), &why)) {
+    if (!CheckRegex(pattern.constant.s, &why)) {
       Fail(why + Where(at));
       return false;
     }
-    e->regex = std::move(regex);
     return true;
   }
 

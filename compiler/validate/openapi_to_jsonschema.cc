@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "compiler/validate/json_util.h"
-#include "compiler/validate/pattern.h"
+#include "compiler/rules/regexp.h"
 #include "compiler/validate/schema_store.h"
 
 namespace flowc::validate {
@@ -204,9 +204,9 @@ nlohmann::json OpenApiTranslator::Translate(const nlohmann::json& original, nloh
     } else if (key == "type") {
       if (!int_or_string) out[key] = value;
     } else if (key == "pattern") {
-      // Applied by schema_check.cc with RE2, Go's regexp's model (pattern.h), not by valijson's
+      // Applied by schema_check.cc with RE2, Go's regexp's model (compiler/rules/regexp.h), not by valijson's
       // std::regex; a pattern RE2 cannot compile is reported on the values it would apply to.
-      if (value.is_string() && PatternCompiles(value.get<std::string>())) {
+      if (value.is_string() && rules::RegexpCompiles(value.get<std::string>())) {
         out["x-flowc-pattern"] = value;
       } else {
         out["x-flowc-unsupported-pattern"] = value;

@@ -19,7 +19,7 @@
 #include "compiler/validate/json_util.h"
 #include "compiler/validate/openapi_to_jsonschema.h"
 #include "compiler/validate/path.h"
-#include "compiler/validate/pattern.h"
+#include "compiler/rules/regexp.h"
 
 namespace flowc::validate {
 namespace {
@@ -346,7 +346,7 @@ class Walker {
     if (const json* pattern = Member(schema, "x-flowc-pattern");
         pattern != nullptr && pattern->is_string() && value.is_string()) {
       const std::string& p = pattern->get_ref<const std::string&>();
-      if (!PatternMatches(p, value.get_ref<const std::string&>())) {
+      if (!rules::RegexpMatches(p, value.get_ref<const std::string&>())) {
         report_(Finding{FormatPath(path),
                         p == kQuantityPattern
                             ? fmt::format("Invalid value: {}: not a valid quantity", Short(value))

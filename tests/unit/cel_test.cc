@@ -135,8 +135,16 @@ TEST_CASE("cel: strings, size and matches") {
   CHECK(Run("'train-1'.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$') && !'1a'.matches('^[a-z]')") ==
         "true");
   CHECK(Run("matches('xyz', 'y')") == "true");  // a search, not a whole-string match
-  CHECK(Run("'a'.matches('(?i)A')") ==
-        "compile error: invalid or unsupported regular expression '(?i)A' at 1:5");
+  // Go's regexp (RE2): its flags, '.' as one UTF-8 character, its bound on repetition counts.
+  CHECK(Run("'a'.matches('(?i)A') && 'é'.matches('^.$') && 'a\\rb'.matches('a.b')") == "true");
+  CHECK(Run("'a'.matches('(a')") ==
+        "compile error: error parsing regexp '(a': missing ): (a at 1:5");
+  CHECK(Run("'a'.matches('a{1001}')") ==
+        "compile error: error parsing regexp 'a{1001}': invalid repetition size: {1001} at 1:5");
+  CHECK(Run("'a'.matches('(?=a)')") ==
+        "compile error: error parsing regexp '(?=a)': invalid perl operator: (?= at 1:5");
+  // A pattern built at run time is checked when matches() runs.
+  CHECK(Run("'a'.matches('(' + 'a')") == "error: error parsing regexp '(a': missing ): (a");
   CHECK(Run("'a\\tb' == 'a' + '\\u0009' + 'b' && r'a\\tb'.size() == 4") == "true");
   CHECK(Run("'''x\ny''' == \"x\\ny\"") == "true");
   CHECK(Run("'\\ud800' == ''") ==
