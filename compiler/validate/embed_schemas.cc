@@ -234,12 +234,14 @@ int main(int argc, char** argv) {
       std::cerr << "flowc_embed_schemas: zlib failed on " << rel << "\n";
       return 1;
     }
-    code += fmt::format("static const unsigned char kData{}[] = {{", file_count);
+    // A string literal of escapes, not an initializer list of numbers: the compilers read a
+    // megabyte of it in a fraction of a second where the list took 24 s (gcc -O2 -g).
+    code += fmt::format("static const char kData{}[] =", file_count);
     for (uLongf b = 0; b < size; ++b) {
-      if (b % 24 == 0) code += "\n ";
-      code += fmt::format(" {},", packed[b]);
+      if (b % 32 == 0) code += b == 0 ? "\n  \"" : "\"\n  \"";
+      code += fmt::format("\\x{:02x}", packed[b]);
     }
-    code += "\n};\n";
+    code += "\";\n";
     files += fmt::format("  {{{}, {}, {}, kData{}, {}, {}}},\n", Literal(family), Literal(version),
                          Literal(name), file_count, size, raw.size());
     ++file_count;

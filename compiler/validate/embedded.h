@@ -13,7 +13,7 @@ struct File {
   std::string_view family;    // "argo-workflows"
   std::string_view version;   // "v4.1.2"
   std::string_view name;      // "argoproj.io_workflows.json"
-  const unsigned char* data;  // zlib: compact JSON, an array of the file's documents
+  const char* data;           // zlib: compact JSON, an array of the file's documents
   size_t size;
   size_t raw_size;
 };

@@ -189,7 +189,8 @@ const nlohmann::json& SchemaStore::EmbeddedFile(size_t index) {
     std::string raw(f.raw_size, '\0');
     uLongf size = f.raw_size;
     nlohmann::json docs;
-    if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &size, f.data, f.size) == Z_OK &&
+    if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &size,
+                   reinterpret_cast<const Bytef*>(f.data), f.size) == Z_OK &&
         size == f.raw_size) {
       docs = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
     }
