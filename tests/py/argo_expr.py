@@ -70,24 +70,25 @@ STRUCTS = {
 }
 
 
+_GO_ESCAPES = {"\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b",
+               "\f": "\\f"}
+_GO_SPECIAL = re.compile("[\x00-\x1f\"\\\\\u2028\u2029\ud800-\udfff]")
+_GO_SPECIAL_HTML = re.compile("[\x00-\x1f\"\\\\<>&\u2028\u2029\ud800-\udfff]")
+
+
+def _go_escape(match):
+    c = match.group()
+    if c in _GO_ESCAPES:
+        return _GO_ESCAPES[c]
+    if "\ud800" <= c <= "\udfff":  # a byte that was not UTF-8 (surrogateescape)
+        return "\\ufffd"
+    return "\\u%04x" % ord(c)
+
+
 def go_json_string(s, html=True):
     """encoding/json's string: `"`, `\\`, control characters, U+2028/9 and (unless an Encoder's
     SetEscapeHTML(false)) <, >, & escaped (encode.go appendString)."""
-    out = ['"']
-    for c in s:
-        o = ord(c)
-        if c in '"\\':
-            out.append("\\" + c)
-        elif c in "\n\r\t\b\f":
-            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}[c])
-        elif o < 0x20 or (html and c in "<>&") or o in (0x2028, 0x2029):
-            out.append("\\u%04x" % o)
-        elif 0xD800 <= o <= 0xDFFF:  # a byte that was not UTF-8 (surrogateescape)
-            out.append("\\ufffd")
-        else:
-            out.append(c)
-    out.append('"')
-    return "".join(out)
+    return '"' + (_GO_SPECIAL_HTML if html else _GO_SPECIAL).sub(_go_escape, s) + '"'
 
 
 def go_float(f):

@@ -78,6 +78,7 @@ import sys
 import zlib
 
 import yaml
+import yaml_reader
 
 from argo_expr import (ArgoError, ExprCompileError, ExprRunError, Parser, RawNumber, argo_env,
                        evaluate, from_bytes, go_float, go_json, go_quote, go_raw_items, json_valid,
@@ -325,6 +326,7 @@ class Workflow:
         self.nodes = 0
         if parent is None:
             self.created = []
+            self.pods_created = [0]  # of self.created; shared with the run's child Workflows
             self.deleted = []
             self.outcomes = {k: list(v) for k, v in (outcomes or {}).items()}
             # Every Workflow object of the run: {"name", "template", "owner", "bytes", "nodes",
@@ -335,6 +337,7 @@ class Workflow:
             self.stop = stop
         else:
             self.created = parent.created
+            self.pods_created = parent.pods_created
             self.deleted = parent.deleted
             self.outcomes = parent.outcomes
             self.workflows = parent.workflows
@@ -619,7 +622,7 @@ class Workflow:
             spec["imagePullSecrets"] = self.spec["imagePullSecrets"]
         if "podSpecPatch" in tmpl:
             # A strategic merge patch onto a pod that has none of these lists yet.
-            patch = yaml.safe_load(tmpl["podSpecPatch"])
+            patch = yaml_reader.load(tmpl["podSpecPatch"])
             for key in ("imagePullSecrets", "resourceClaims"):
                 if key in patch:
                     spec[key] = patch[key]
@@ -643,13 +646,13 @@ class Workflow:
         return {p["name"]: p["value"] for p in tmpl.get("inputs", {}).get("parameters", [])}
 
     def create_pod(self, tmpl, pod_name, path, after):
-        pods = sum(1 for c in self.created if c["kind"] == "Pod")
-        if self.stop is not None and pods == self.stop[1]:
+        if self.stop is not None and self.pods_created[0] == self.stop[1]:
             raise Shutdown(self.stop[0])
         main = dict(tmpl["container"], name="main")
         pod = self.substitute_pod(self.pod(tmpl, pod_name, main), tmpl)
         self.created.append({"template": tmpl["name"], "kind": "Pod", "object": pod,
                              "inputs": self.inputs_of(tmpl), "path": path, "waits": after})
+        self.pods_created[0] += 1
         return len(self.created) - 1
 
     def create_resource(self, tmpl, pod_name, path, after):
@@ -658,7 +661,7 @@ class Workflow:
         if resource["action"] == "delete" and not resource.get("manifest", "").strip():
             return self.delete_selected(tmpl, resource.get("flags", []))
         try:
-            obj = yaml.safe_load(resource["manifest"])
+            obj = yaml_reader.load(resource["manifest"])
         except yaml.YAMLError as e:
             raise ArgoError("the manifest is not YAML: %s" % e)
         if resource.get("setOwnerReference"):
@@ -676,7 +679,7 @@ class Workflow:
         executed = json.loads(next(e["value"] for e in pod["spec"]["containers"][1]["env"]
                                    if e["name"] == "ARGO_TEMPLATE"))
         try:
-            created = yaml.safe_load(executed["resource"]["manifest"])
+            created = yaml_reader.load(executed["resource"]["manifest"])
         except yaml.YAMLError as e:
             raise ArgoError("argoexec cannot read the manifest: %s" % e)
         if created.get("kind") == "Workflow" and resource["action"] == "create":

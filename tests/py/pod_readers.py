@@ -40,7 +40,7 @@ import re
 import subprocess
 import sys
 
-import yaml
+import yaml_reader
 
 import trainer_model
 
@@ -279,7 +279,7 @@ def argo_container_pod(workflow, template, where, problems):
     if "resourceClaims" in template:  # Argo 4.1 copies them into the pod's spec
         spec["resourceClaims"] = template["resourceClaims"]
     if "podSpecPatch" in template:
-        patch = yaml.safe_load(template["podSpecPatch"])
+        patch = yaml_reader.load(template["podSpecPatch"])
         if not set(patch) <= POD_SPEC_PATCH_KEYS:
             problems.append(f"{where}: podSpecPatch patches {sorted(patch)}")
         if pull_secrets and "imagePullSecrets" in patch:
@@ -332,7 +332,7 @@ def argo_manifest_pod(template, where, problems, runtimes=()):
     extra = set(template) - RESOURCE_TEMPLATE_KEYS
     if extra:
         problems.append(f"{where}: unexpected template fields {sorted(extra)}")
-    return gang_manifest_pod(yaml.safe_load(template["resource"]["manifest"]), runtimes, where,
+    return gang_manifest_pod(yaml_reader.load(template["resource"]["manifest"]), runtimes, where,
                              problems)
 
 
@@ -383,7 +383,7 @@ def argo_pods(yaml_text, ir, problems=None, where=None):
     own = problems is None
     problems = [] if own else problems
     where = where or ir["flow"]
-    all_docs = list(yaml.safe_load_all(yaml_text))
+    all_docs = list(yaml_reader.load_all(yaml_text))
     runtimes = [d for d in all_docs if isinstance(d, dict) and d.get("kind") == "TrainingRuntime"]
     docs, _ = delivered_objects(all_docs, ir, where, problems)
     workflows = [d for d in docs if d.get("kind") == "WorkflowTemplate"]
@@ -399,7 +399,7 @@ def argo_pods(yaml_text, ir, problems=None, where=None):
             admitted = None
             if "resource" in tpl:
                 pod = argo_manifest_pod(tpl, at, problems, runtimes)
-                manifest = yaml.safe_load(tpl["resource"]["manifest"])
+                manifest = yaml_reader.load(tpl["resource"]["manifest"])
                 label = f"template {tpl['name']}, {manifest.get('kind')} manifest"
                 admitted = manifest["metadata"].get("labels") or {}
             else:
@@ -479,7 +479,7 @@ def jobset_pods(yaml_text, ir, problems=None, where=None):
     own = problems is None
     problems = [] if own else problems
     where = where or ir["flow"]
-    docs, _ = delivered_objects(list(yaml.safe_load_all(yaml_text)), ir, where, problems)
+    docs, _ = delivered_objects(list(yaml_reader.load_all(yaml_text)), ir, where, problems)
     if len(docs) != 1 or not isinstance(docs[0], dict) or docs[0].get("kind") != "JobSet":
         problems.append(f"{where}: expected one JobSet, got {[type(d).__name__ for d in docs]}")
         _finish(problems, own)

@@ -31,6 +31,7 @@ import sys
 import tempfile
 
 import yaml
+import yaml_reader
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import flowc_testlib as lib  # noqa: E402
@@ -293,7 +294,7 @@ class FlowCheck:
             result = lib.run_flowc("compile", self.path, "--target", target, "-o", "-")
             if result.returncode != 0:
                 continue
-            for doc in yaml.safe_load_all(result.stdout):
+            for doc in yaml_reader.load_all(result.stdout):
                 key = (doc["kind"], doc["metadata"].get("namespace"), doc["metadata"]["name"])
                 if key in ir_objects and wire(doc) != created.get(key):
                     self.fail(f"object {key}: created {created.get(key)}, --target {target} "

@@ -17,7 +17,7 @@ API server was asked to do and what the task reported:
 import os
 import sys
 
-import yaml
+import yaml_reader
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "airflow_stub"))
@@ -96,8 +96,8 @@ def writes(kube):
 def main():
     failures = []
     c = Case(failures)
-    want_rct = yaml.safe_load(TEMPLATE)
-    want_cm = yaml.safe_load(CONFIGMAP)
+    want_rct = yaml_reader.load(TEMPLATE)
+    want_cm = yaml_reader.load(CONFIGMAP)
     want_cm["binaryData"]["legacy.bin"] = "AAEC/w=="  # !!binary as the API's base64
 
     # Absent: created, each once.
@@ -127,7 +127,7 @@ def main():
 
     # Present with another count: an error naming the object and the field; nothing written.
     kube = fake_kube.FakeKube()
-    other = yaml.safe_load(TEMPLATE)
+    other = yaml_reader.load(TEMPLATE)
     other["spec"]["spec"]["devices"]["requests"][0]["exactly"]["count"] = 8
     kube.put(*RCT_API, other)
     error = run(kube, KEYS[:1])
@@ -142,7 +142,7 @@ def main():
 
     # A ConfigMap with one more file: data is content, compared key for key.
     kube = fake_kube.FakeKube()
-    extra = yaml.safe_load(CONFIGMAP)
+    extra = yaml_reader.load(CONFIGMAP)
     extra["binaryData"]["legacy.bin"] = "AAEC/w=="
     extra["data"]["evil.py"] = "import os"
     kube.put(*CM_API, extra)
@@ -201,13 +201,13 @@ def main():
     table = {}
     exec(compile(text.split("\nFLOWC_OBJECTS = ", 1)[1].split("\n}\n", 1)[0].join(
         ["FLOWC_OBJECTS = ", "\n}\n"]), "dag", "exec"), table)
-    argo_docs = [d for d in yaml.safe_load_all(lib.compile_flow(
+    argo_docs = [d for d in yaml_reader.load_all(lib.compile_flow(
         "samples/neuron_connected_devices.flow", "argo")) if d["kind"] == "ResourceClaimTemplate"]
     c.expect("the DAG's objects are the IR's", sorted(table["FLOWC_OBJECTS"]) == sorted(
         f"{o['kind']}/{o['namespace']}/{o['name']}" for o in ir["objects"]),
         sorted(table["FLOWC_OBJECTS"]))
     c.expect("the DAG's objects are the Argo stream's documents",
-             [yaml.safe_load(v) for v in table["FLOWC_OBJECTS"].values()] == argo_docs)
+             [yaml_reader.load(v) for v in table["FLOWC_OBJECTS"].values()] == argo_docs)
     kube = fake_kube.FakeKube()
     ns = dag_helpers.load(kube, table)
     ns["flowc_create_objects"](objects=list(table["FLOWC_OBJECTS"]))

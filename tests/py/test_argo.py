@@ -29,6 +29,7 @@ import re
 import tempfile
 
 import yaml
+import yaml_reader
 
 import argo_model
 import flowc_testlib as t
@@ -270,7 +271,7 @@ def check_workflow(ir, docs, where, failures):
                 "failureCondition": ",".join(f"status.conditions.{i}.type == Failed"
                                              for i in range(8))},
                 {k: v for k, v in resource.items() if k != "manifest"})
-            trainjob = yaml.safe_load(resource.get("manifest", "{}"))
+            trainjob = yaml_reader.load(resource.get("manifest", "{}"))
             expect(f"{at} TrainJob runtimeRef", {"apiGroup": "trainer.kubeflow.org",
                                                  **step["trainjob"]["runtime"]},
                    trainjob["spec"].get("runtimeRef"))
@@ -288,7 +289,7 @@ def check_workflow(ir, docs, where, failures):
                 "successCondition": "status.terminalState == Completed",
                 "failureCondition": "status.terminalState == Failed"},
                 {k: v for k, v in resource.items() if k != "manifest"})
-            jobset = yaml.safe_load(resource.get("manifest", "{}"))
+            jobset = yaml_reader.load(resource.get("manifest", "{}"))
             expect(f"{at} JobSet failurePolicy", None, jobset["spec"].get("failurePolicy"))
             job = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]
             expect(f"{at} JobSet parallelism", step["parallel"]["nodes"], job.get("parallelism"))
@@ -345,7 +346,7 @@ def check_wrapper(wrapper, step, templates, namespace, expect):
             "kind": "TrainJob" if "trainjob" in step else "JobSet", "metadata": meta}}},
         {"inputs": delete.get("inputs"), "resource": dict(
             delete.get("resource", {}),
-            manifest=yaml.safe_load(delete.get("resource", {}).get("manifest", "{}")))})
+            manifest=yaml_reader.load(delete.get("resource", {}).get("manifest", "{}")))})
     return templates.get(task["template"], {})
 
 
@@ -374,7 +375,7 @@ def check_pods(ir, wt, step_templates, where, failures, runtimes=()):
             extra = set(tpl) - pod_readers.RESOURCE_TEMPLATE_KEYS
             if extra:
                 failures.append(f"{at}: unexpected template fields {sorted(extra)}")
-            read = jobset_pod(yaml.safe_load(tpl["resource"]["manifest"]), at, failures,
+            read = jobset_pod(yaml_reader.load(tpl["resource"]["manifest"]), at, failures,
                               runtimes)
         else:
             read = pod_readers.argo_container_pod(wt, tpl, at, failures)
@@ -498,7 +499,7 @@ def check_bounded_runs(failures):
         for version in ("3.7", "4.1"):
             out = t.run_flowc("compile", path, "--target", "argo", "--argo-version", version,
                               "-o", "-").stdout
-            docs = [d for d in yaml.safe_load_all(out) if d.get("kind") == "WorkflowTemplate"]
+            docs = [d for d in yaml_reader.load_all(out) if d.get("kind") == "WorkflowTemplate"]
             at = f"{path} (Argo {version}, outcomes {outcomes})"
             run = argo_model.Workflow(docs, int(version[0]), param_values(ir), WORKFLOW_NAME,
                                       {template: outcomes})
@@ -558,7 +559,7 @@ def main():
             with open(os.path.join(tmp, name + ".argo37.yaml"), "w", encoding="utf-8") as f:
                 f.write(old_form)
         try:
-            docs = list(yaml.safe_load_all(result.stdout))
+            docs = list(yaml_reader.load_all(result.stdout))
             ir = t.ir_of(path)
             # The objects the pods need (claim templates, ConfigMaps, TrainingRuntimes) come
             # first in the stream.
@@ -566,7 +567,7 @@ def main():
             docs = [d for d in docs if d.get("kind") in ("WorkflowTemplate", "CronWorkflow")]
             step_templates = check_workflow(ir, docs, path, failures)
             check_pods(ir, docs[0], step_templates, path, failures, runtimes)
-            check_runs(ir, [(3, list(yaml.safe_load_all(old_form))), (4, docs)], path,
+            check_runs(ir, [(3, list(yaml_reader.load_all(old_form))), (4, docs)], path,
                        failures, jobsets, runtimes)
         except (KeyError, TypeError, IndexError, argo_model.ArgoError, yaml.YAMLError) as e:
             failures.append(f"{path}: cannot read the output back: {type(e).__name__}: {e}")

@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-import yaml
+import yaml_reader
 
 import argo_model
 import flowc_testlib as t
@@ -115,7 +115,7 @@ def nested_flow(before, arms, after):
 
 def documents(text):
     """The documents of a stream, and each one's text."""
-    return list(yaml.safe_load_all(text)), text.split("\n---\n")
+    return list(yaml_reader.load_all(text)), text.split("\n---\n")
 
 
 def element_counts(ir, values):

@@ -33,6 +33,7 @@ import subprocess
 import tempfile
 
 import yaml
+import yaml_reader
 
 import flowc_testlib as t
 import pod_readers as r
@@ -60,7 +61,7 @@ def flowc(args, cwd, input=None, user=None):
 # --- reading the ConfigMaps back -----------------------------------------------------------
 
 def yaml_configmaps(text):
-    return [d for d in yaml.safe_load_all(text) if isinstance(d, dict) and d.get("kind") == "ConfigMap"]
+    return [d for d in yaml_reader.load_all(text) if isinstance(d, dict) and d.get("kind") == "ConfigMap"]
 
 
 def airflow_configmaps(text):
@@ -70,7 +71,7 @@ def airflow_configmaps(text):
         if isinstance(node, ast.Assign) and any(getattr(n, "id", "") == "FLOWC_OBJECTS"
                                                 for n in node.targets):
             objects = ast.literal_eval(node.value)
-            return [d for d in map(yaml.safe_load, objects.values()) if d.get("kind") == "ConfigMap"]
+            return [d for d in map(yaml_reader.load, objects.values()) if d.get("kind") == "ConfigMap"]
     return []
 
 

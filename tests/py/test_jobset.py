@@ -19,7 +19,7 @@ import re
 import sys
 import tempfile
 
-import yaml
+import yaml_reader
 
 import flowc_testlib as t
 import pod_readers
@@ -170,7 +170,7 @@ def main():
             ir = t.ir_of(path)
             # The objects the pods need (claim templates, ConfigMaps) come first.
             documents, _ = pod_readers.delivered_objects(
-                list(yaml.safe_load_all(result.stdout)), ir, path, failures)
+                list(yaml_reader.load_all(result.stdout)), ir, path, failures)
             if len(documents) != 1:
                 failures.append(f"{path}: {len(documents)} YAML documents, expected 1")
                 continue

@@ -30,6 +30,7 @@ import subprocess
 import tempfile
 
 import yaml
+import yaml_reader
 
 import flowc_testlib as t
 import pod_readers as r
@@ -193,7 +194,7 @@ def check(path, ir, target, text, params, tmp):
 # --- the self-test: break copies of real outputs, expect the break to be reported ----------
 
 def break_argo_toleration(text, step_k8s):
-    docs = list(yaml.safe_load_all(text))
+    docs = list(yaml_reader.load_all(text))
     for tpl in docs[0]["spec"]["templates"]:
         if tpl["name"] == step_k8s and "container" in tpl:
             tpl["tolerations"] = [x for x in tpl["tolerations"] if x["key"] != NEURON_RESOURCE]
@@ -204,10 +205,10 @@ def break_argo_toleration(text, step_k8s):
 
 
 def break_argo_manifest(text, step_k8s):
-    docs = list(yaml.safe_load_all(text))
+    docs = list(yaml_reader.load_all(text))
     for tpl in docs[0]["spec"]["templates"]:
         if tpl["name"] == step_k8s and "resource" in tpl:
-            jobset = yaml.safe_load(tpl["resource"]["manifest"])
+            jobset = yaml_reader.load(tpl["resource"]["manifest"])
             spec = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
             spec["containers"][0]["resources"]["limits"][NEURON_RESOURCE] = "1"
             tpl["resource"]["manifest"] = yaml.safe_dump(jobset, sort_keys=False)
@@ -254,14 +255,14 @@ def break_airflow_claim(text):
 
 
 def break_jobset_drop(text, step_k8s):
-    doc = yaml.safe_load(text)
+    doc = yaml_reader.load(text)
     doc["spec"]["replicatedJobs"] = [j for j in doc["spec"]["replicatedJobs"]
                                      if j["name"] != step_k8s]
     return yaml.safe_dump(doc, sort_keys=False)
 
 
 def break_jobset_selector(text, step_k8s):
-    doc = yaml.safe_load(text)
+    doc = yaml_reader.load(text)
     for job in doc["spec"]["replicatedJobs"]:
         if job["name"] == step_k8s:
             spec = job["template"]["spec"]["template"]["spec"]

@@ -20,7 +20,7 @@ import json
 import os
 import tempfile
 
-import yaml
+import yaml_reader
 
 import argo_model
 import flowc_testlib as t
@@ -209,7 +209,7 @@ def main():
     ir = t.ir_of(FLOW)
     check_literals(expectations(ir, {}), failures)
     annotations = ir["steps"][0]["pod"]["metadata"]["annotations"]
-    docs = list(yaml.safe_load_all(t.compile_flow(FLOW, "argo")))
+    docs = list(yaml_reader.load_all(t.compile_flow(FLOW, "argo")))
     tmp = tempfile.mkdtemp(prefix="flowc-values-")
     dag_path = os.path.join(tmp, "runtime_values.py")
     with open(dag_path, "w", encoding="utf-8") as f:

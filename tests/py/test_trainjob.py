@@ -26,6 +26,7 @@ import os
 import tempfile
 
 import yaml
+import yaml_reader
 
 import flowc_testlib as t
 import pod_readers
@@ -49,7 +50,7 @@ def created_trainjob(manifest, gang=None):
     hash substituted (or the name `gang` that the DAG around a bounded TrainJob hands it, its
     element's hash and attempt substituted), its other strings in flow spelling (references
     spelled `{{name}}`, pod_readers.argo_flow_spelling)."""
-    trainjob = yaml.safe_load(manifest)
+    trainjob = yaml_reader.load(manifest)
     name = trainjob["metadata"]["name"]
     if gang is not None:
         name = name.replace("{{inputs.parameters.gang}}", gang.replace(
@@ -62,7 +63,7 @@ def created_trainjob(manifest, gang=None):
 
 def read_stream(text, ir, where, failures):
     """({step name: TrainJob as created}, [TrainingRuntime documents]) of an Argo stream."""
-    docs = [d for d in yaml.safe_load_all(text) if isinstance(d, dict)]
+    docs = [d for d in yaml_reader.load_all(text) if isinstance(d, dict)]
     pod_readers.delivered_objects(docs, ir, where, failures)
     runtimes = [d for d in docs if d.get("kind") == "TrainingRuntime"]
     workflow = next(d for d in docs if d.get("kind") == "WorkflowTemplate")
@@ -214,13 +215,13 @@ def check_jobset_conditions(path, failures):
     steps = {s["k8s_name"]: s for s in ir["steps"]}
     text = t.run_flowc("compile", path, "--target", "argo", "-o", "-").stdout
     seen = 0
-    for doc in yaml.safe_load_all(text):
+    for doc in yaml_reader.load_all(text):
         if not isinstance(doc, dict) or doc.get("kind") != "WorkflowTemplate":
             continue
         templates = {tpl["name"]: tpl for tpl in doc["spec"]["templates"]}
         for tpl in doc["spec"]["templates"]:
             resource = tpl.get("resource")
-            manifest = yaml.safe_load(resource["manifest"]) if resource else None
+            manifest = yaml_reader.load(resource["manifest"]) if resource else None
             # (A bounded gang's delete template names a JobSet too: bounded_gang.h.)
             if not manifest or manifest.get("kind") != "JobSet" or resource["action"] != "create":
                 continue
