@@ -32,14 +32,15 @@ container receives them, received_pod(pod) with bound_pod(ir_pod, bind) (kubelet
 `$(NAME)` read on both sides).
 
 Run as a script (`pod_readers.py airflow-spelled DAG_FILE VALUES_JSON`) it is the Airflow
-reader's subprocess, which loads the stand-in airflow package.
+reader's subprocess, which loads the stand-in airflow package; the tests run it, and
+run_dag.py, through their fork servers (`--serve`, dag_pool.py).
 """
 import json
 import os
 import re
-import subprocess
 import sys
 
+import dag_pool
 import yaml_reader
 
 import trainer_model
@@ -532,8 +533,7 @@ def run_airflow_dag(dag_path, params, version="3"):
     """Runs tests/py/airflow_stub/run_dag.py on `dag_path` as on Airflow `version`, the params
     at these values; returns (its JSON output, None) or (None, its stderr)."""
     env = dict(os.environ, FLOWC_STUB_AIRFLOW=version)
-    ran = subprocess.run([PYTHON, RUN_DAG, dag_path, json.dumps(params)],
-                         capture_output=True, text=True, env=env)
+    ran = dag_pool.run(RUN_DAG, [dag_path, json.dumps(params)], env=env)
     if ran.returncode != 0:
         return None, ran.stderr
     return json.loads(ran.stdout), None
@@ -632,9 +632,9 @@ def airflow_pods(dag_path, ir, problems=None, where=None):
     problems = [] if own else problems
     where = where or ir["flow"]
     params = airflow_param_values(ir)
-    ran = subprocess.run([PYTHON, os.path.abspath(__file__), "airflow-spelled", dag_path,
-                          json.dumps(params)], capture_output=True, text=True,
-                         env=dict(os.environ, FLOWC_STUB_AIRFLOW="3"))
+    ran = dag_pool.run(os.path.abspath(__file__), ["airflow-spelled", dag_path,
+                                                   json.dumps(params)],
+                       env=dict(os.environ, FLOWC_STUB_AIRFLOW="3"))
     if ran.returncode != 0:
         problems.append(f"{where}: running the DAG:\n{ran.stderr}")
         _finish(problems, own)
@@ -727,7 +727,15 @@ def _airflow_spelled_main(dag_file, values_json):
 
 
 if __name__ == "__main__":
+    served = sys.argv[1:] == ["--serve"]
+    if served:
+        sys.path.insert(0, STUB_DIR)
+        import fork_server
+        __import__("run_dag")  # what every run imports (kubernetes, jinja2...), imported once
+        fork_server.serve()  # returns in each child, sys.argv then a request's
     if len(sys.argv) == 4 and sys.argv[1] == "airflow-spelled":
         _airflow_spelled_main(sys.argv[2], sys.argv[3])
+        if served:
+            fork_server.exit_served_run()
     else:
         sys.exit("usage: pod_readers.py airflow-spelled DAG_FILE VALUES_JSON")

@@ -15,18 +15,19 @@ for each version this test:
      typed one with source=V1ClaimSource is refused by 31+ and sends `source`, which the 1.34
      API does not have, from 29-30; `k8s.V1ResourceClaim` is missing from 34 on (issue 31),
      while the model flowc_models.py chooses serializes to {name} on every client.
-Run with `--version N` it is the subprocess that does (2) for one version.
+Run with `--version N` it is the subprocess that does (2) for one version. Both kinds of
+subprocess run in fork servers (dag_pool.py), which import the kubernetes package once.
 """
 import glob
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 STUB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "airflow_stub")
 sys.path.insert(0, STUB)
+import dag_pool  # noqa: E402
 import flowc_testlib as lib  # noqa: E402
 import k8s_models  # noqa: E402
 import pod_readers as readers  # noqa: E402
@@ -112,9 +113,8 @@ def main():
             for path, ir, dag in dags:
                 checked += 1
                 env = dict(os.environ, FLOWC_STUB_K8S_CLIENT=version, FLOWC_STUB_AIRFLOW="3")
-                ran = subprocess.run([lib.PYTHON, os.path.join(STUB, "run_dag.py"), dag,
-                                      json.dumps(readers.airflow_param_values(ir))],
-                                     capture_output=True, text=True, env=env)
+                ran = dag_pool.run(os.path.join(STUB, "run_dag.py"),
+                                   [dag, json.dumps(readers.airflow_param_values(ir))], env=env)
                 if ran.returncode != 0:
                     failures.append(f"client {version}: {path}: the DAG does not run:\n"
                                     f"{ran.stderr[-2000:]}")
@@ -136,8 +136,7 @@ def main():
                     failures.append(f"client {version}: {path}: no pod with claims ran")
             # The other forms, in a process of their own (models are installed globally).
             checked += 1
-            ran = subprocess.run([lib.PYTHON, os.path.abspath(__file__), "--version", version],
-                                 capture_output=True, text=True)
+            ran = dag_pool.run(os.path.abspath(__file__), ["--version", version])
             if ran.returncode != 0:
                 failures.append(f"client {version}: forms: {ran.stderr[-2000:]}")
                 continue
@@ -158,4 +157,10 @@ def main():
 
 
 if __name__ == "__main__":
+    served = sys.argv[1:] == ["--serve"]
+    if served:
+        import fork_server
+        fork_server.serve()  # returns in each child, sys.argv then a request's
     main()
+    if served:
+        fork_server.exit_served_run()

@@ -4,6 +4,7 @@ every task would create, the gang (JobSet) every @parallel task creates and the 
 the pods that the setup tasks create, all against a fake Kubernetes API (fake_kube.py).
 
 usage: run_dag.py DAG_FILE PARAMS_JSON
+       run_dag.py --serve     (the tests' fork server, fork_server.py: a run per stdin line)
 
 PARAMS_JSON holds values for params without a default; the others take their defaults. It
 evaluates the DAG the way Airflow would run it once: templated fields are rendered with Jinja
@@ -363,4 +364,10 @@ def main():
 
 
 if __name__ == "__main__":
+    served = sys.argv[1:] == ["--serve"]
+    if served:
+        import fork_server
+        fork_server.serve()  # returns in each child, sys.argv then a request's
     main()
+    if served:
+        fork_server.exit_served_run()
