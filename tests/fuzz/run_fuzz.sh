@@ -27,8 +27,22 @@ lsp_work=$(mktemp -d)
 cel_work=$(mktemp -d)
 validate_work=$(mktemp -d)
 trap 'rm -rf "$work" "$lsp_work" "$cel_work" "$validate_work"' EXIT
-cp tests/fuzz/corpus/* samples/*.flow "$work"/ 2>/dev/null || true
-cp tests/errors/*.flow tests/flows/*.flow "$work"/ 2>/dev/null || true
+# The flow target's seeds: the corpus, every sample, test flow and error case (some 1,400).
+# The sanitizer build is unoptimised (CMakeLists.txt says why), where each of them takes about
+# 0.2 s to replay, and libFuzzer replays every seed before its time limit counts: 5 minutes. So
+# a run replays a sample of 100, drawn afresh each run from FLOWC_FUZZ_SAMPLE (printed, to
+# repeat a run) or the clock; FLOWC_FUZZ_SAMPLE=all, and --update-corpus, replay them all.
+# The other targets' seeds replay in seconds, all of them.
+seeds=(tests/fuzz/corpus/* samples/*.flow tests/errors/*.flow tests/flows/*.flow)
+sample=${FLOWC_FUZZ_SAMPLE:-$(date +%s)}
+((update)) && sample=all
+if [ "$sample" = all ]; then
+  cp "${seeds[@]}" "$work"/
+else
+  echo "run_fuzz: flowc_fuzz replays 100 of ${#seeds[@]} seeds (FLOWC_FUZZ_SAMPLE=$sample)" >&2
+  printf '%s\n' "${seeds[@]}" | shuf -n 100 --random-source=<(yes "$sample") |
+    xargs -d '\n' cp -t "$work"/
+fi
 
 # -max_len keeps inputs flow-sized; -timeout flags pathological slowness.
 ./build-fuzz/tests/flowc_fuzz "$work" -max_total_time="$half" -max_len=8192 -timeout=10 \

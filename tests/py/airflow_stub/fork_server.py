@@ -13,18 +13,11 @@ server itself runs nothing but its script's imports. A run sees the server's env
 which is why the client keeps one server per script and environment (the stand-in reads
 FLOWC_STUB_AIRFLOW and FLOWC_STUB_K8S_CLIENT at import time).
 
-A script serves when started with `--serve` as its only argument:
-
-    if __name__ == "__main__":
-        served = sys.argv[1:] == ["--serve"]
-        if served:
-            fork_server.serve()  # returns in each child, sys.argv then a request's
-        main()
-        if served:
-            fork_server.exit_served_run()
-
-so each child goes on to run the script's own code for the request's command line, with the
-exit status, traceback and exit handling of a standalone run.
+A script serves when started with `--serve` as its only argument: its `__main__` block
+calls serve() before its own code and exit_served_run() after it (run_dag.py's is the
+pattern). serve() returns only in each child, with sys.argv set to the request's command line,
+so the child goes on to run the script's own code, with the exit status, traceback and exit
+handling of a standalone run.
 
 Protocol: each request is a JSON line on the server's stdin, {"args": [the command line after
 the script's name], "cwd": the folder to run in}; the reply, on its stdout, a JSON line
