@@ -333,7 +333,8 @@ Fn Resolve(std::string_view name, bool receiver, size_t argc, std::string* error
 bool CheckRegex(const std::string& pattern, std::string* error) {
   std::string why;
   if (rules::RegexpCompiles(pattern, &why)) return true;
-  // regexp.Compile's error, as cel-go passes it on ("error parsing regexp: ...").
+  // Worded after Go's regexp/syntax Error ("error parsing regexp: CODE: `EXPR`"), which cel-go
+  // passes on, with RE2's own description of the fault.
   *error = fmt::format("error parsing regexp '{}': {}", pattern, why);
   return false;
 }

@@ -82,7 +82,7 @@ Fn Resolve(std::string_view name, bool receiver, size_t argc, std::string* error
 Value Call(Fn fn, const std::vector<Value>& args);
 
 // Whether `pattern` is one matches() takes: Go's regexp syntax (RE2, compiler/rules/regexp.h),
-// as cel-go compiles it. When it is not, *error says why, in cel-go's words.
+// as cel-go compiles it. When it is not, *error says why, worded after Go's regexp errors.
 bool CheckRegex(const std::string& pattern, std::string* error);
 
 // The display name of an operator or function, for messages: "_+_", "size".
